@@ -1,0 +1,159 @@
+"""Game configuration: every rule value of the Leduc/Kuhn family in one frozen record.
+
+The toolkit never hard-codes a rule: the public tree, the information sets, the payoffs and
+every algorithm read them from a :class:`GameConfig`. Named presets cover the challenge game
+(``team-leduc``, the spec's default), the 2025 edition (``team-leduc-2025``), the classic
+games with published values (``leduc``, ``kuhn`` and their 3-player forms, ``kuhn-100``)
+and small variants that tests solve by brute force.
+
+Seats are 0-based inside the library and 1-based in strings, files and on the command line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+#: "each player may raise at most once per round" (the spec's rule for team-leduc)
+ONCE_PER_PLAYER = "once-per-player"
+#: "at most ``max_raises`` raises per round in total" (classic Leduc, Kuhn, the 2025 edition)
+CAP = "cap"
+RAISE_RULES = (ONCE_PER_PLAYER, CAP)
+
+
+def default_rank_names(num_ranks: int) -> tuple[str, ...]:
+    """Rank names, weakest first: J Q K for three ranks, the top of 2..A up to 13, else 1..n."""
+    if num_ranks <= 3:
+        return ("J", "Q", "K")[3 - num_ranks:]
+    if num_ranks <= 13:
+        return tuple("23456789TJQKA"[13 - num_ranks:])
+    return tuple(str(k) for k in range(1, num_ranks + 1))
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """All rule values of one game.
+
+    Attributes
+    ----------
+    name : preset name (informational; appears in reports).
+    num_seats : number of players.
+    ranks : rank names, weakest first (suits only affect dealing probabilities).
+    suits : copies of each rank in the deck.
+    ante : chips every seat puts in before the deal.
+    raise_sizes : raise size per betting round; its length is the number of rounds. With two
+        rounds one community card is dealt face up between them.
+    raise_rule : ``"once-per-player"`` (each player raises at most once per round) or
+        ``"cap"`` (at most ``max_raises`` raises per round in total).
+    max_raises : the cap for ``raise_rule == "cap"``; ignored otherwise.
+    teams : the teams as tuples of 0-based seats; team 0 is "team A".
+    """
+
+    name: str
+    num_seats: int
+    ranks: tuple[str, ...]
+    suits: int
+    ante: int
+    raise_sizes: tuple[int, ...]
+    raise_rule: str
+    max_raises: int
+    teams: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self) -> None:
+        if self.num_seats < 2:
+            raise ValueError("a game needs at least 2 seats")
+        if len(self.ranks) < 1 or len(set(self.ranks)) != len(self.ranks):
+            raise ValueError(f"rank names must be distinct and non-empty: {self.ranks}")
+        if any(("?" in r or "/" in r or not r) for r in self.ranks):
+            raise ValueError("rank names may not be empty or contain '?' or '/'")
+        if self.suits < 1 or self.ante < 0:
+            raise ValueError("suits must be >= 1 and ante >= 0")
+        if len(self.raise_sizes) not in (1, 2) or any(r <= 0 for r in self.raise_sizes):
+            raise ValueError("raise_sizes: one or two positive sizes (one per round)")
+        if self.raise_rule not in RAISE_RULES:
+            raise ValueError(f"unknown raise rule {self.raise_rule!r}; use one of {RAISE_RULES}")
+        if self.raise_rule == CAP and self.max_raises < 1:
+            raise ValueError("max_raises must be >= 1 with the 'cap' raise rule")
+        cards_needed = self.num_seats + (1 if self.num_rounds == 2 else 0)
+        if self.num_cards < cards_needed:
+            raise ValueError(f"the deck has {self.num_cards} cards, the game needs {cards_needed}")
+        seats = sorted(s for team in self.teams for s in team)
+        if seats != list(range(self.num_seats)):
+            raise ValueError(f"teams {self.teams} must partition the seats 0..{self.num_seats - 1}")
+
+    @property
+    def num_ranks(self) -> int:
+        return len(self.ranks)
+
+    @property
+    def num_cards(self) -> int:
+        return self.num_ranks * self.suits
+
+    @property
+    def num_rounds(self) -> int:
+        return len(self.raise_sizes)
+
+    @property
+    def has_community(self) -> bool:
+        return self.num_rounds == 2
+
+    def team_of(self, seat: int) -> int:
+        """Index of the team that 0-based ``seat`` belongs to."""
+        for t, team in enumerate(self.teams):
+            if seat in team:
+                return t
+        raise ValueError(f"seat {seat} is in no team")
+
+    def replace(self, **changes) -> "GameConfig":
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["teams"] = [[s + 1 for s in team] for team in self.teams]  # 1-based, as users see them
+        d["ranks"] = list(self.ranks)
+        d["raise_sizes"] = list(self.raise_sizes)
+        return d
+
+
+def _game(name, seats, num_ranks, suits, raises, rule, max_raises=0, teams=None, ante=1):
+    if teams is None:
+        teams = tuple((s,) for s in range(seats))
+    return GameConfig(name=name, num_seats=seats, ranks=default_rank_names(num_ranks),
+                      suits=suits, ante=ante, raise_sizes=tuple(raises), raise_rule=rule,
+                      max_raises=max_raises, teams=teams)
+
+
+_TEAMS_4 = ((0, 2), (1, 3))
+
+PRESETS: dict[str, GameConfig] = {
+    # The challenge game of the spec: 147,660 information sets per seat.
+    "team-leduc": _game("team-leduc", 4, 3, 2, (2, 4), ONCE_PER_PLAYER, teams=_TEAMS_4),
+    # The 2025 edition: at most two raises per round in total; 11,565 per seat.
+    "team-leduc-2025": _game("team-leduc-2025", 4, 3, 2, (2, 4), CAP, 2, teams=_TEAMS_4),
+    # Classic 2-player Leduc = OpenSpiel's leduc_poker (suits not told apart here).
+    "leduc": _game("leduc", 2, 3, 2, (2, 4), CAP, 2),
+    # OpenSpiel's leduc_poker with players=3: (players + 1) ranks x 2 suits.
+    "leduc-3p": _game("leduc-3p", 3, 4, 2, (2, 4), CAP, 2),
+    # Kuhn poker: one round, bet 1, at most one bet; = OpenSpiel's kuhn_poker.
+    "kuhn": _game("kuhn", 2, 3, 1, (1,), CAP, 1),
+    "kuhn-3p": _game("kuhn-3p", 3, 4, 1, (1,), CAP, 1),
+    "kuhn-100": _game("kuhn-100", 2, 100, 1, (1,), CAP, 1),
+    # Small team games that tests solve by brute force.
+    "tiny-team": _game("tiny-team", 4, 2, 3, (1,), CAP, 1, teams=_TEAMS_4),
+    "tiny-team-3p": _game("tiny-team-3p", 3, 2, 2, (1,), CAP, 1, teams=((0, 2), (1,))),
+    "tiny-team-leduc": _game("tiny-team-leduc", 4, 2, 3, (1, 2), CAP, 1, teams=_TEAMS_4),
+    "small-team-leduc": _game("small-team-leduc", 4, 3, 2, (2, 4), CAP, 1, teams=_TEAMS_4),
+}
+
+DEFAULT_PRESET = "team-leduc"
+
+
+def get_config(name: str = DEFAULT_PRESET, **overrides) -> GameConfig:
+    """The preset ``name``, with any field replaced by ``overrides`` (validated again)."""
+    if isinstance(name, GameConfig):
+        return name.replace(**overrides) if overrides else name
+    try:
+        config = PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}") from None
+    return config.replace(**overrides) if overrides else config

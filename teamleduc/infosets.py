@@ -1,0 +1,181 @@
+"""Information sets: ids, strings and the spec's file order.
+
+A seat's information set is (public node where it acts, its own rank). Ids follow the order of
+``leduc4-infosets-player{i}.csv`` (spec section 3): nodes in depth-first pre-order, and at each
+node the owner's rank weakest first, so ``id = position of node among the seat's decision nodes
+* R + rank`` and line n (1-based) of the file is id n - 1.
+
+String form (spec section 2): ``/C:<mask>/`` then ``P<k>:<a>/`` per action and ``C:<rank>/`` when
+the community card is dealt, e.g. ``/C:J???/P1:r/P2:f/P3:f/P4:c/C:J/P1:c/P4:r/``. The mask has
+one field per seat: ``?`` for every other seat and the owner's rank name at its own seat.
+Generalisation to other games: with S seats the mask has S fields; rank names longer than one
+character (``kuhn-100`` names its ranks 1..100) stand in the owner's field unchanged, which still
+parses uniquely because the owner's field is the only one that is not ``?``.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .rules import ACTION_CHARS
+from .tree import DECISION, PublicTree, build_tree
+
+
+def edge_tokens(tree: PublicTree) -> list[str]:
+    """Token of each node's incoming edge: ``P<k>:<a>/`` or ``C:<rank>/`` ('' at the root)."""
+    config = tree.config
+    width = tree.children.shape[1]
+    # Code (parent's actor + 1) * width + action; the few distinct tokens are built once.
+    table = [""] * ((config.num_seats + 1) * width)
+    for s in range(config.num_seats):
+        for a in range(3):
+            table[(s + 1) * width + a] = f"P{s + 1}:{ACTION_CHARS[a]}/"
+    for k, name in enumerate(config.ranks if config.has_community else ()):
+        table[3 + k] = f"C:{name}/"
+    parent_actor = np.where(tree.parent >= 0, tree.actor[np.maximum(tree.parent, 0)], -1)
+    code = (parent_actor.astype(np.int64) + 1) * width + tree.action
+    code[tree.parent < 0] = 0
+    return [table[c] for c in code.tolist()]
+
+
+@functools.lru_cache(maxsize=8)
+def node_histories(tree: PublicTree) -> tuple[str, ...]:
+    """Public history string of every node (the part of an information set after the mask)."""
+    tokens = edge_tokens(tree)
+    parent = tree.parent.tolist()
+    hist = [""] * len(tokens)
+    for i in range(1, len(tokens)):           # parent[i] < i: one pass in pre-order
+        hist[i] = hist[parent[i]] + tokens[i]
+    return tuple(hist)
+
+
+def mask(config, seat: int, rank: int) -> str:
+    """The deal field of seat ``seat`` holding ``rank``, e.g. ``??Q?``."""
+    return "?" * seat + config.ranks[rank] + "?" * (config.num_seats - seat - 1)
+
+
+@dataclass(frozen=True, eq=False)
+class InfosetTable:
+    """The information sets of one seat.
+
+    Attributes
+    ----------
+    seat : 0-based seat.
+    node : (n,) int32 public node of each information set.
+    rank : (n,) int16 owner's rank of each information set.
+    legal : (n, 3) bool legal actions in the column order c, r, f.
+    id_of : (N, R) int32 information-set id of (node, rank), -1 where the seat does not act.
+    """
+
+    tree: PublicTree
+    seat: int
+    node: np.ndarray
+    rank: np.ndarray
+    legal: np.ndarray
+    id_of: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return int(self.node.shape[0])
+
+    @functools.cached_property
+    def strings(self) -> list[str]:
+        """The information-set strings in id order (the file's lines)."""
+        hist = node_histories(self.tree)
+        config = self.tree.config
+        masks = [f"/C:{mask(config, self.seat, r)}/" for r in range(config.num_ranks)]
+        return [masks[r] + hist[n] for n, r in zip(self.node.tolist(), self.rank.tolist())]
+
+    @functools.cached_property
+    def lookup(self) -> dict[str, int]:
+        """String -> id (for parsing user input; not for hot paths)."""
+        return {s: i for i, s in enumerate(self.strings)}
+
+    def parse(self, string: str) -> int:
+        """Id of an information-set string of this seat; ValueError if it is not one."""
+        try:
+            return self.lookup[string]
+        except KeyError:
+            raise ValueError(f"{string!r} is not an information set of seat {self.seat + 1} "
+                             f"in {self.tree.config.name}") from None
+
+    def uniform_strategy(self) -> np.ndarray:
+        """(n, 3) uniform over the legal actions (the handout's example strategy)."""
+        legal = self.legal.astype(np.float64)
+        return legal / legal.sum(axis=1, keepdims=True)
+
+
+@functools.lru_cache(maxsize=8)
+def infoset_tables(tree: PublicTree) -> tuple[InfosetTable, ...]:
+    """One :class:`InfosetTable` per seat."""
+    R = tree.config.num_ranks
+    out = []
+    for seat in range(tree.config.num_seats):
+        nodes = tree.decision_nodes(seat)
+        node = np.repeat(nodes, R).astype(np.int32)
+        rank = np.tile(np.arange(R, dtype=np.int16), len(nodes))
+        id_of = np.full((tree.num_nodes, R), -1, np.int32)
+        id_of[node, rank] = np.arange(len(node), dtype=np.int32)
+        legal = tree.legal[node]
+        for a in (node, rank, id_of, legal):
+            a.setflags(write=False)
+        out.append(InfosetTable(tree=tree, seat=seat, node=node, rank=rank, legal=legal, id_of=id_of))
+    return tuple(out)
+
+
+def tables_for(config) -> tuple[InfosetTable, ...]:
+    return infoset_tables(build_tree(config))
+
+
+INFOSET_FILE = "leduc4-infosets-player{seat}.csv"
+EXAMPLE_META = "example-meta-strategy.csv"
+EXAMPLE_STRATEGY = "example-strategy0-player{seat}.csv"
+
+
+def format_rows(probs: np.ndarray) -> str:
+    """CSV text of an (n, 3) probability array: shortest round-trip decimals, '\\n' endings.
+
+    ``repr`` of a Python float is the shortest decimal that reads back to the same double, so
+    writing and reading again gives identical arrays. Each distinct row is formatted once.
+    """
+    rows = np.ascontiguousarray(np.asarray(probs, dtype=np.float64).reshape(-1, 3))
+    keys = rows.view(np.dtype((np.void, 24))).ravel()      # one opaque 24-byte key per row
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    text = [f"{a!r},{b!r},{c!r}\n" for a, b, c in rows[first].tolist()]
+    return "".join([text[i] for i in inverse.ravel().tolist()])
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename (never a partial file)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    tmp.replace(path)
+
+
+def write_infoset_files(tree: PublicTree, out_dir, examples: bool = True) -> list[Path]:
+    """Write the information-set files (and the handout's uniform example submission).
+
+    Returns the paths written, in order. Output is byte-for-byte deterministic.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for table in infoset_tables(tree):
+        p = out / INFOSET_FILE.format(seat=table.seat + 1)
+        write_text_atomic(p, "".join(s + "\n" for s in table.strings))
+        written.append(p)
+    if examples:
+        p = out / EXAMPLE_META
+        write_text_atomic(p, "0,1.0\n")
+        written.append(p)
+        for table in infoset_tables(tree):
+            p = out / EXAMPLE_STRATEGY.format(seat=table.seat + 1)
+            write_text_atomic(p, format_rows(table.uniform_strategy()))
+            written.append(p)
+    return written

@@ -1,0 +1,139 @@
+"""Replay one hand through the rules and the public tree (``teamleduc replay``).
+
+The hand is given as cards per seat, an optional community card and the action sequence
+``"1:r 2:f 3:f 4:c / 1:c 4:r 1:r 4:c"`` (``seat:action``; the ``/`` marking the end of round 1
+is optional but, when present, must stand exactly where the round ends). Every step is checked
+against :mod:`teamleduc.rules`, so an illegal action is reported with the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import rules
+from .config import GameConfig
+from .errors import TeamLeducError
+from .infosets import infoset_tables
+from .payoffs import utilities_at
+from .tree import CHANCE, DECISION, TERMINAL, build_tree
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    seat: int              # 0-based
+    action: str            # 'c', 'r' or 'f'
+    infoset: str           # the information-set string the actor saw
+    infoset_id: int        # its 0-based line in the seat's information-set file
+    legal: str             # legal actions there, e.g. 'crf'
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    config: GameConfig
+    cards: tuple[int, ...]
+    community: int
+    steps: tuple[ReplayStep, ...]
+    utilities: tuple[float, ...]
+    node: int = field(default=-1)
+
+    def team_utilities(self) -> tuple[float, ...]:
+        return tuple(sum(self.utilities[s] for s in team) for team in self.config.teams)
+
+    def __str__(self) -> str:
+        c = self.config
+        lines = [f"preset {c.name}: cards " + ", ".join(
+            f"seat {s + 1} {c.ranks[r]}" for s, r in enumerate(self.cards))
+            + (f"; community {c.ranks[self.community]}" if self.community >= 0 else "")]
+        for st in self.steps:
+            lines.append(f"  seat {st.seat + 1} plays {st.action}  at {st.infoset}"
+                         f"  (line {st.infoset_id + 1}, legal {st.legal})")
+        lines.append("utilities: " + ", ".join(
+            f"seat {s + 1} {u:+g}" for s, u in enumerate(self.utilities)))
+        lines.append("teams: " + ", ".join(
+            f"{'+'.join(str(s + 1) for s in team)} {u:+g}"
+            for team, u in zip(c.teams, self.team_utilities())))
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        c = self.config
+        return {"preset": c.name, "cards": [c.ranks[r] for r in self.cards],
+                "community": c.ranks[self.community] if self.community >= 0 else None,
+                "steps": [{"seat": s.seat + 1, "action": s.action, "infoset": s.infoset,
+                           "line": s.infoset_id + 1} for s in self.steps],
+                "utilities": list(self.utilities), "team_utilities": list(self.team_utilities())}
+
+
+def parse_rank(config: GameConfig, text: str, what: str) -> int:
+    name = text.strip()
+    for k, r in enumerate(config.ranks):
+        if r.upper() == name.upper():
+            return k
+    raise TeamLeducError(f"{what}: unknown rank {text!r}; ranks are {', '.join(config.ranks)}")
+
+
+def replay(config: GameConfig, cards, actions: str, community=None) -> ReplayResult:
+    """Replay a hand; raises :class:`TeamLeducError` naming the first illegal step."""
+    tree = build_tree(config)
+    tables = infoset_tables(tree)
+    if isinstance(cards, str):
+        cards = [c for c in re.split(r"[,\s]+", cards.strip()) if c]
+    cards = [parse_rank(config, c, f"card {i + 1}") if isinstance(c, str) else int(c)
+             for i, c in enumerate(cards)]
+    if len(cards) != config.num_seats:
+        raise TeamLeducError(f"{config.name} has {config.num_seats} seats but {len(cards)} cards were given")
+    comm = -1
+    if community not in (None, ""):
+        if not config.has_community:
+            raise TeamLeducError(f"{config.name} has no community card")
+        comm = parse_rank(config, community, "community") if isinstance(community, str) else int(community)
+    used = list(cards) + ([comm] if comm >= 0 else [])
+    for k in set(used):
+        if used.count(k) > config.suits:
+            raise TeamLeducError(f"the deck has only {config.suits} card(s) of rank {config.ranks[k]}, "
+                                 f"{used.count(k)} were dealt")
+
+    tokens = re.findall(r"/|[^\s/]+", actions)
+    state = rules.initial_state(config)
+    node = 0
+    steps = []
+    for pos, tok in enumerate(tokens, 1):
+        where = f"action {pos} ({tok!r})"
+        if tok == "/":
+            if tree.kind[node] != CHANCE:
+                raise TeamLeducError(f"{where}: round {state.round + 1} is not over here")
+            continue
+        m = re.fullmatch(r"[Pp]?(\d+):([crfCRF])", tok)
+        if not m:
+            raise TeamLeducError(f"{where}: expected SEAT:ACTION such as 1:r (actions c, r, f)")
+        seat, a = int(m.group(1)) - 1, "crf".index(m.group(2).lower())
+        if tree.kind[node] == CHANCE:
+            if comm < 0:
+                raise TeamLeducError(f"{where}: round 1 is over and round 2 needs a community card (--community)")
+            node = int(tree.children[node, 3 + comm])
+            contrib = tuple(int(v) for v in tree.contrib[node])
+            state = rules.start_round(config, 1, contrib, tuple(bool(v) for v in tree.active[node]))
+        if tree.kind[node] == TERMINAL:
+            raise TeamLeducError(f"{where}: the hand is already over")
+        if seat != state.to_act:
+            raise TeamLeducError(f"{where}: it is seat {state.to_act + 1}'s turn, not seat {seat + 1}'s")
+        reason = rules.illegal_reason(config, state, a)
+        if reason is not None:
+            raise TeamLeducError(f"{where}: illegal: {reason}")
+        table = tables[seat]
+        iid = int(table.id_of[node, cards[seat]])
+        legal = "".join(ch for ch, ok in zip("crf", tree.legal[node]) if ok)
+        steps.append(ReplayStep(seat, "crf"[a], table.strings[iid], iid, legal))
+        state = rules.step(config, state, a)
+        node = int(tree.children[node, a])
+    if tree.kind[node] != TERMINAL:
+        what = ("a community card and round 2" if tree.kind[node] == CHANCE
+                else f"seat {int(tree.actor[node]) + 1} to act")
+        raise TeamLeducError(f"the hand is not over after {len(steps)} action(s): it waits for {what}")
+    if tree.community[node] >= 0 and comm < 0:
+        raise TeamLeducError("round 2 was played without a community card (--community)")
+    u = utilities_at(tree, node, cards, int(tree.community[node]))
+    return ReplayResult(config=config, cards=tuple(cards), community=int(tree.community[node]),
+                        steps=tuple(steps), utilities=tuple(float(v) for v in u), node=node)

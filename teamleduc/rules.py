@@ -1,0 +1,134 @@
+"""The betting rules as one small pure state machine.
+
+Both the public-tree builder and ``teamleduc replay`` step through this module, so the rules
+live in exactly one place. A :class:`BettingState` is the public state of one betting round;
+contributions are chips put in so far (ante included).
+
+Actions are integers: ``CALL = 0`` (call/check), ``RAISE = 1``, ``FOLD = 2``; this is also the
+column order c, r, f of every strategy array.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .config import ONCE_PER_PLAYER, GameConfig
+
+CALL, RAISE, FOLD = 0, 1, 2
+ACTION_CHARS = "crf"
+NUM_ACTIONS = 3
+
+#: status values of a state
+TO_ACT, ROUND_OVER, HAND_OVER = "to-act", "round-over", "hand-over"
+
+
+@dataclass(frozen=True)
+class BettingState:
+    """Public state inside one betting round.
+
+    ``pending[i]`` is true while active seat i still has to act before the round can end
+    (every active seat must act after the last raise). ``to_act`` is the seat to act or -1.
+    """
+
+    round: int
+    contrib: tuple[int, ...]
+    active: tuple[bool, ...]
+    raised: tuple[bool, ...]
+    num_raises: int
+    pending: tuple[bool, ...]
+    to_act: int
+
+    @property
+    def level(self) -> int:
+        return max(self.contrib)
+
+    @property
+    def status(self) -> str:
+        if sum(self.active) == 1:
+            return HAND_OVER
+        return TO_ACT if self.to_act >= 0 else ROUND_OVER
+
+
+def _next_pending(pending: tuple[bool, ...], after: int) -> int:
+    n = len(pending)
+    for k in range(1, n + 1):
+        seat = (after + k) % n
+        if pending[seat]:
+            return seat
+    return -1
+
+
+def start_round(config: GameConfig, round_: int, contrib: tuple[int, ...],
+                active: tuple[bool, ...]) -> BettingState:
+    """State at the start of betting round ``round_``: the lowest active seat acts first."""
+    n = config.num_seats
+    pending = tuple(active)
+    return BettingState(round=round_, contrib=tuple(contrib), active=tuple(active),
+                        raised=(False,) * n, num_raises=0, pending=pending,
+                        to_act=_next_pending(pending, -1))
+
+
+def initial_state(config: GameConfig) -> BettingState:
+    """State after the antes, before seat 1 acts."""
+    n = config.num_seats
+    return start_round(config, 0, (config.ante,) * n, (True,) * n)
+
+
+def illegal_reason(config: GameConfig, state: BettingState, action: int) -> str | None:
+    """Why ``action`` is illegal for the seat to act, or None when it is legal."""
+    seat = state.to_act
+    if seat < 0:
+        return "nobody is to act: the betting round is over"
+    if action == CALL:
+        return None
+    if action == RAISE:
+        if config.raise_rule == ONCE_PER_PLAYER:
+            if state.raised[seat]:
+                return f"seat {seat + 1} already raised in this round (each player raises at most once per round)"
+        elif state.num_raises >= config.max_raises:
+            return f"this round already has {state.num_raises} raise(s), the cap is {config.max_raises}"
+        return None
+    if action == FOLD:
+        if state.contrib[seat] >= state.level:
+            return f"seat {seat + 1} is not facing a bet (fold is legal only when facing a bet)"
+        return None
+    return f"unknown action {action!r}"
+
+
+def legal_actions(config: GameConfig, state: BettingState) -> tuple[int, ...]:
+    """Legal actions of the seat to act, in the order c, r, f."""
+    return tuple(a for a in (CALL, RAISE, FOLD) if illegal_reason(config, state, a) is None)
+
+
+def step(config: GameConfig, state: BettingState, action: int) -> BettingState:
+    """The state after the seat to act takes ``action`` (which must be legal)."""
+    reason = illegal_reason(config, state, action)
+    if reason is not None:
+        raise ValueError(reason)
+    seat = state.to_act
+    contrib = list(state.contrib)
+    pending = list(state.pending)
+    active = list(state.active)
+    raised = list(state.raised)
+    num_raises = state.num_raises
+    level = state.level
+    if action == CALL:
+        contrib[seat] = level
+        pending[seat] = False
+    elif action == RAISE:
+        contrib[seat] = level + config.raise_sizes[state.round]
+        raised[seat] = True
+        num_raises += 1
+        pending = [a and s != seat for s, a in enumerate(active)]
+    else:
+        active[seat] = False
+        pending[seat] = False
+    pending_t = tuple(pending)
+    to_act = -1 if sum(active) == 1 else _next_pending(pending_t, seat)
+    return replace(state, contrib=tuple(contrib), active=tuple(active), raised=tuple(raised),
+                   num_raises=num_raises, pending=pending_t, to_act=to_act)
+
+
+def hand_strength(rank: int, community: int, num_ranks: int) -> int:
+    """Showdown strength: a pair with the community card beats every unpaired card."""
+    return rank + (num_ranks if rank == community else 0)

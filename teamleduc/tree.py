@@ -1,0 +1,212 @@
+"""The public betting tree as flat numpy arrays.
+
+Every action is public; the only private information is each seat's card. So the toolkit works
+on the **public tree** (a node = the public history: actions so far and the community card)
+times a small private-card axis. Nodes are numbered in depth-first pre-order with children in
+the order c, r, f and community cards weakest first, the order of the spec's information-set
+files; hence ``parent[i] < i`` for every non-root node.
+
+Layout (N nodes, S seats, R ranks; ``A = 3 + R`` child slots with a community card, else 3):
+
+=================  ===========  ==========================================================
+``parent``         (N,) int32   parent node, -1 at the root
+``action``         (N,) int16   incoming edge: 0 c, 1 r, 2 f, 3 + k community rank k; -1 root
+``kind``           (N,) int8    DECISION, CHANCE (community card deal) or TERMINAL
+``actor``          (N,) int8    0-based seat to act at decision nodes, else -1
+``round``          (N,) int8    0-based betting round
+``depth``          (N,) int16   number of edges from the root
+``contrib``        (N, S) int32 chips put in by each seat so far (ante included)
+``active``         (N, S) bool  seats that have not folded
+``community``      (N,) int8    community rank, -1 before it is dealt
+``children``       (N, A) int32 child through each slot, -1 where there is none
+``legal``          (N, 3) bool  legal actions c, r, f at decision nodes
+=================  ===========  ==========================================================
+
+The betting subtree of a round depends only on the set of active seats, so it is built once per
+(round, active set) by stepping :mod:`teamleduc.rules` and copied under every chance outcome
+with numpy; no per-node Python object survives the build.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import rules
+from .config import GameConfig
+
+DECISION, CHANCE, TERMINAL = 0, 1, 2
+
+
+@dataclass(frozen=True, eq=False)
+class PublicTree:
+    """The public betting tree of one game; see the module docstring for the layout."""
+
+    config: GameConfig
+    parent: np.ndarray
+    action: np.ndarray
+    kind: np.ndarray
+    actor: np.ndarray
+    round: np.ndarray
+    depth: np.ndarray
+    contrib: np.ndarray
+    active: np.ndarray
+    community: np.ndarray
+    children: np.ndarray
+    legal: np.ndarray
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.parent.shape[0])
+
+    @functools.cached_property
+    def terminals(self) -> np.ndarray:
+        """Terminal node ids, ascending."""
+        return np.flatnonzero(self.kind == TERMINAL).astype(np.int32)
+
+    @functools.cached_property
+    def pot(self) -> np.ndarray:
+        """(N,) total chips in the pot."""
+        return self.contrib.sum(axis=1)
+
+    @functools.cached_property
+    def levels(self) -> list[np.ndarray]:
+        """Node ids grouped by depth: ``levels[d]`` holds every node at depth d, ascending."""
+        order = np.argsort(self.depth, kind="stable")
+        bounds = np.searchsorted(self.depth[order], np.arange(int(self.depth.max()) + 2))
+        return [order[bounds[d]:bounds[d + 1]].astype(np.int32) for d in range(len(bounds) - 1)]
+
+    def decision_nodes(self, seat: int) -> np.ndarray:
+        """Nodes where 0-based ``seat`` acts, in pre-order."""
+        return np.flatnonzero((self.kind == DECISION) & (self.actor == seat)).astype(np.int32)
+
+    def path(self, node: int) -> list[int]:
+        """Node ids from the root to ``node`` inclusive."""
+        out = []
+        while node >= 0:
+            out.append(int(node))
+            node = int(self.parent[node])
+        return out[::-1]
+
+    def summary(self) -> dict:
+        """Counts used by ``teamleduc info``."""
+        return {
+            "nodes": self.num_nodes,
+            "decision_nodes": int((self.kind == DECISION).sum()),
+            "chance_nodes": int((self.kind == CHANCE).sum()),
+            "terminals": int((self.kind == TERMINAL).sum()),
+            "max_depth": int(self.depth.max()),
+        }
+
+
+@dataclass(frozen=True)
+class _RoundTemplate:
+    """One betting round from its start, in local pre-order, contributions relative to the start."""
+
+    parent: np.ndarray      # local parent, -1 at the round's first node
+    action: np.ndarray      # incoming action 0..2, -1 at the first node
+    actor: np.ndarray       # seat to act, -1 at leaves
+    depth: np.ndarray       # local depth
+    delta: np.ndarray       # (n, S) chips added during the round
+    active: np.ndarray      # (n, S)
+    leaf: np.ndarray        # 0 inner, 1 hand over (one seat left), 2 round over
+
+
+@functools.lru_cache(maxsize=None)
+def _round_template(config: GameConfig, round_: int, active0: tuple[bool, ...]) -> _RoundTemplate:
+    start = rules.start_round(config, round_, (0,) * config.num_seats, active0)
+    rows: list[tuple] = []  # (parent, action, actor, depth, contrib, active, leaf)
+
+    def visit(state: rules.BettingState, parent: int, action: int, depth: int) -> None:
+        me = len(rows)
+        status = state.status
+        leaf = 0 if status == rules.TO_ACT else (1 if status == rules.HAND_OVER else 2)
+        rows.append((parent, action, state.to_act if leaf == 0 else -1, depth,
+                     state.contrib, state.active, leaf))
+        if leaf == 0:
+            for a in rules.legal_actions(config, state):
+                visit(rules.step(config, state, a), me, a, depth + 1)
+
+    visit(start, -1, -1, 0)
+    cols = list(zip(*rows))
+    return _RoundTemplate(
+        parent=np.array(cols[0], np.int32), action=np.array(cols[1], np.int16),
+        actor=np.array(cols[2], np.int8), depth=np.array(cols[3], np.int16),
+        delta=np.array(cols[4], np.int32).reshape(len(rows), config.num_seats),
+        active=np.array(cols[5], bool).reshape(len(rows), config.num_seats),
+        leaf=np.array(cols[6], np.int8))
+
+
+@functools.lru_cache(maxsize=8)
+def build_tree(config: GameConfig) -> PublicTree:
+    """The public tree of ``config`` (cached: built once per configuration)."""
+    S, R = config.num_seats, config.num_ranks
+    first = _round_template(config, 0, (True,) * S)
+    base = np.full(S, config.ante, np.int32)
+
+    if not config.has_community:
+        parent, action, actor, depth = first.parent, first.action, first.actor, first.depth
+        contrib = first.delta + base
+        active = first.active
+        kind = np.where(first.leaf == 0, DECISION, TERMINAL).astype(np.int8)
+        round_ = np.zeros(len(parent), np.int8)
+        community = np.full(len(parent), -1, np.int8)
+    else:
+        # Pieces in pre-order: each round-1 node, and after every round-1 node that ends the
+        # round, one copy of the round-2 template per community rank.
+        n1 = len(first.parent)
+        ends = np.flatnonzero(first.leaf == 2)
+        seconds = [_round_template(config, 1, tuple(first.active[e])) for e in ends]
+        sizes = np.ones(n1, np.int64)
+        sizes[ends] += R * np.array([len(t.parent) for t in seconds], np.int64)
+        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])   # global id of each round-1 node
+        N = int(sizes.sum())
+        parent = np.empty(N, np.int32)
+        action = np.empty(N, np.int16)
+        actor = np.empty(N, np.int8)
+        depth = np.empty(N, np.int16)
+        contrib = np.empty((N, S), np.int32)
+        active = np.empty((N, S), bool)
+        kind = np.empty(N, np.int8)
+        round_ = np.empty(N, np.int8)
+        community = np.empty(N, np.int8)
+
+        g = start
+        parent[g] = np.where(first.parent >= 0, start[np.maximum(first.parent, 0)], -1)
+        action[g], actor[g], depth[g] = first.action, first.actor, first.depth
+        contrib[g] = first.delta + base
+        active[g] = first.active
+        kind[g] = np.select([first.leaf == 0, first.leaf == 1], [DECISION, TERMINAL], CHANCE)
+        round_[g] = 0
+        community[g] = -1
+        for e, t in zip(ends, seconds):
+            n2 = len(t.parent)
+            at = start[e] + 1
+            for k in range(R):
+                sl = slice(at, at + n2)
+                parent[sl] = np.where(t.parent >= 0, t.parent + at, start[e])
+                action[sl] = t.action
+                action[at] = 3 + k
+                actor[sl] = t.actor
+                depth[sl] = t.depth + first.depth[e] + 1
+                contrib[sl] = t.delta + contrib[start[e]]
+                active[sl] = t.active
+                kind[sl] = np.where(t.leaf == 0, DECISION, TERMINAL)
+                round_[sl] = 1
+                community[sl] = k
+                at += n2
+
+    N = len(parent)
+    width = 3 + (R if config.has_community else 0)
+    children = np.full((N, width), -1, np.int32)
+    nonroot = np.flatnonzero(parent >= 0)
+    children[parent[nonroot], action[nonroot]] = nonroot
+    legal = (children[:, :3] >= 0) & (kind == DECISION)[:, None]
+    arrays = dict(parent=parent, action=action, kind=kind, actor=actor, round=round_,
+                  depth=depth, contrib=contrib, active=active, community=community,
+                  children=children, legal=legal)
+    for a in arrays.values():
+        a.setflags(write=False)
+    return PublicTree(config=config, **arrays)
