@@ -163,7 +163,8 @@ _load_command_modules()
 def main(argv=None) -> None:
     """Entry point: run the CLI and turn user errors into a message and an exit code."""
     try:
-        cli.main(args=argv, prog_name="teamleduc", standalone_mode=False)
+        # standalone_mode=False makes click return (not raise) the code of ctx.exit(n)
+        code = cli.main(args=argv, prog_name="teamleduc", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.Abort:
@@ -186,7 +187,7 @@ def main(argv=None) -> None:
             raise
         click.echo(f"internal error: {type(e).__name__}: {e} (set TEAMLEDUC_DEBUG=1 for a traceback)", err=True)
         sys.exit(3)
-    sys.exit(0)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

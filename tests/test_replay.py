@@ -76,3 +76,20 @@ def test_cli_replay_and_error_exit(capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert "not facing a bet" in err and "Traceback" not in err
+
+
+def test_main_returns_the_exit_code_of_ctx_exit(monkeypatch):
+    import click
+
+    @click.command("exit-seven")
+    @click.pass_context
+    def seven(ctx):
+        ctx.exit(7)
+
+    cli.add_command(seven)
+    try:
+        with pytest.raises(SystemExit) as e:
+            main(["exit-seven"])
+        assert e.value.code == 7
+    finally:
+        cli.commands.pop("exit-seven")
