@@ -1,0 +1,105 @@
+"""Submissions: time to load and to validate a full team-leduc submission of 1 and 20 signals.
+
+Target (issue 3): loading 4 seats of one signal under 1 s on the 2-core machine, and time
+linear in the number of signals. The strategies are random over the legal actions (17-digit
+decimals, the worst case for parsing); the 20 signals are made by shuffling the lines of one
+formatted file among information sets with the same legal actions, so each file is a
+different valid strategy and generating them costs little.
+"""
+
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def _seat_lines(table, rng) -> tuple[list[bytes], list[np.ndarray]]:
+    """Formatted lines of one random strategy, and the groups of rows with equal legal sets."""
+    from teamleduc.infosets import format_rows
+    a = rng.random((table.size, 3)) * table.legal
+    a /= a.sum(axis=1, keepdims=True)
+    lines = format_rows(a).encode().split(b"\n")[:-1]
+    keys = table.legal @ np.array([1, 2, 4])
+    return lines, [np.flatnonzero(keys == k) for k in np.unique(keys)]
+
+
+def _write(root: Path, num_signals: int, tables, seed: int = 0) -> Path:
+    rng = np.random.default_rng(seed)
+    root.mkdir(parents=True)
+    probs = rng.random(num_signals) + 0.5
+    probs /= probs.sum()
+    (root / "meta-strategy.csv").write_text("".join(f"{j},{p!r}\n" for j, p in enumerate(probs.tolist())))
+    for table in tables:
+        lines, groups = _seat_lines(table, rng)
+        for j in range(num_signals):
+            order = np.arange(table.size)
+            for g in groups:
+                order[g] = rng.permutation(g)
+            (root / f"strategy{j}-player{table.seat + 1}.csv").write_bytes(
+                b"\n".join(lines[i] for i in order.tolist()) + b"\n")
+    return root
+
+
+def _zip(folder: Path) -> Path:
+    import zipfile
+    target = folder.with_suffix(".zip")
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+        for p in sorted(folder.iterdir()):
+            zf.write(p, p.name)
+    return target
+
+
+def _best(fn, repeat: int) -> tuple[float, float]:
+    """Best wall-clock and CPU seconds of ``repeat`` runs (CPU time is immune to other load)."""
+    times = []
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        times.append((time.perf_counter() - t0, time.process_time() - c0))
+    return min(t for t, _ in times), min(c for _, c in times)
+
+
+def main() -> None:
+    from teamleduc.config import get_config
+    from teamleduc.infosets import infoset_tables
+    from teamleduc.submission import load_submission
+    from teamleduc.tree import build_tree
+    from teamleduc.validate import validate_submission
+
+    config = get_config("team-leduc")
+    tables = infoset_tables(build_tree(config))
+    import pandas  # noqa: F401
+
+    target = 1.0
+    per_signal = {}
+    with tempfile.TemporaryDirectory() as d:
+        for k in (1, 20):
+            t0 = time.perf_counter()
+            folder = _write(Path(d) / f"sub{k}", k, tables, seed=k)
+            archive = _zip(folder)
+            made = time.perf_counter() - t0
+            os.sync()                      # let the write-back finish before timing reads
+            size = sum(p.stat().st_size for p in folder.iterdir())
+            repeat = 3 if k == 1 else 1
+            for label, path in (("folder", folder), ("zip", archive)):
+                load, load_cpu = _best(lambda: load_submission(path, config), repeat)
+                reports = []
+                check, _ = _best(lambda: reports.append(validate_submission(path, config)), repeat)
+                assert reports[-1].ok, str(reports[-1])
+                per_signal[k, label] = load_cpu / k
+                line = (f"team-leduc {k:>2} signal{'s' if k > 1 else ' '} ({4 * k} files, "
+                        f"{size / 2**20:,.0f} MiB) {label:>6}: load {load:6.2f} s (cpu {load_cpu:5.2f} s), "
+                        f"validate {check:6.2f} s")
+                if k == 1:
+                    line += f" (target {target:.1f} s, ratio {load / target:.2f})"
+                else:
+                    line += (f" ({load_cpu / k:.3f} cpu s per signal, x{per_signal[k, label] / per_signal[1, label]:.2f} "
+                             f"of the 1-signal rate)")
+                print(line, flush=True)
+            print(f"  (generated in {made:.1f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""``teamleduc validate`` and ``teamleduc convert``: submissions on the command line.
+
+Exit codes: 0 valid (or converted), 1 invalid submission (nothing written), 2 unusable
+arguments (no such path, unknown preset, seats that are not whole teams, an existing
+destination). No traceback reaches the user. The codes leave through ``sys.exit`` (not
+``ctx.exit``), which reaches the shell also when the CLI runs with ``standalone_mode=False``.
+
+Without ``--preset`` the preset follows the files: ``team-leduc-2025`` for the 2025 formats
+(team zips, ``.npy`` strategies, or ``convert --to npy2025``), else ``team-leduc``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
+from ..errors import TeamLeducError
+from ..safeio import SubmissionError
+
+PRESET_2025 = "team-leduc-2025"
+_PRESET_HELP = ("game preset: " + ", ".join(PRESETS) + f" (default: {PRESET_2025} for the 2025 "
+                f"formats, else {DEFAULT_PRESET})")
+_SEATS_HELP = ("seats whose files are required: 1,3 or 2,4 (one team), all, or auto (every "
+               "team with at least one strategy file; the default)")
+
+
+def _config(preset: str | None, path: Path | None, to: str | None = None) -> GameConfig:
+    if preset is None:
+        fmt = None
+        if path is not None:
+            from ..formats2025 import detect_format
+            try:
+                fmt = detect_format(path)
+            except (SubmissionError, OSError):
+                fmt = None
+        preset = PRESET_2025 if (to == "npy2025" or fmt in ("npy2025", "teams2025")) else DEFAULT_PRESET
+    try:
+        return get_config(preset)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--preset'") from None
+
+
+def _seats(text: str, config: GameConfig):
+    from ..submission import whole_teams
+    text = text.strip().lower()
+    if text == "auto":
+        return None
+    if text == "all":
+        return tuple(range(config.num_seats))
+    try:
+        seats = [int(t) - 1 for t in text.split(",") if t.strip()]
+        return whole_teams(config, seats)
+    except ValueError as e:
+        msg = str(e) if "team" in str(e) or "among" in str(e) else f"not a list of seats: {text!r}"
+        raise click.BadParameter(msg, param_hint="'--seats'") from None
+
+
+def _echo_findings(findings, prefix: str, err: bool) -> None:
+    for f in findings:
+        click.echo(f"{prefix}: {f}", err=err)
+
+
+@click.command("validate")
+@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.option("--preset", default=None, metavar="P", help=_PRESET_HELP)
+@click.option("--seats", "seats_text", default="auto", show_default=True,
+              metavar="1,3|2,4|all|auto", help=_SEATS_HELP)
+@click.option("--json", "as_json", is_flag=True,
+              help="print the report as JSON (same findings, for autograders)")
+def validate(path, preset, seats_text, as_json):
+    """Check a submission: meta-strategy.csv and every strategy file, each error with its file,
+    line and information set. PATH is a folder or .zip of CSV files, a 2025 team zip, or a
+    folder holding team13.zip and team24.zip.
+
+    Exit code 0 if valid, 1 if invalid, 2 for unusable arguments. Accepted with a warning:
+    UTF-8 byte-order mark, CRLF line endings, no final newline, blanks around values.
+    """
+    from ..validate import validate_submission
+    config = _config(preset, path)
+    seats = _seats(seats_text, config)
+    try:
+        report = validate_submission(path, config, seats)
+    except TeamLeducError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(e.exit_code)
+    except OSError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        click.echo(str(report))
+    sys.exit(0 if report.ok else 1)
+
+
+@click.command("convert")
+@click.argument("src", type=click.Path(exists=True, path_type=Path))
+@click.argument("dst", type=click.Path(path_type=Path))
+@click.option("--to", "to", type=click.Choice(["csv", "npy2025"]), required=True,
+              help="csv: one CSV submission (a folder, or a zip if DST ends in .zip); "
+                   "npy2025: the folder DST with team13.zip and/or team24.zip (or, for a "
+                   "team submission, DST ending in .zip: that team's zip)")
+@click.option("--preset", default=None, metavar="P", help=_PRESET_HELP)
+@click.option("--seats", "seats_text", default="auto", show_default=True,
+              metavar="1,3|2,4|all|auto", help=_SEATS_HELP)
+@click.option("--overwrite", is_flag=True, help="replace DST if it exists")
+def convert(src, dst, to, preset, seats_text, overwrite):
+    """Convert a submission between the CSV format and the 2025 team zips (.npy, columns
+    C, F, R, rows in sorted-name order). SRC may be in either format. The source is checked
+    in full first; if it is invalid nothing is written (exit 1). Lossless both ways."""
+    from ..formats2025 import convert as run_convert
+    config = _config(preset, src, to)
+    seats = _seats(seats_text, config)
+    try:
+        result = run_convert(src, dst, to, config, seats, overwrite=overwrite)
+    except SubmissionError as e:
+        _echo_findings(e.findings, "error", err=False)
+        click.echo(f"INVALID: {e.message}", err=False)
+        sys.exit(1)
+    except FileExistsError as e:
+        click.echo(f"error: {e}; pass --overwrite to replace it", err=True)
+        sys.exit(2)
+    except TeamLeducError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(e.exit_code)
+    except OSError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    _echo_findings(result.warnings, "warning", err=True)
+    click.echo(str(result))
+
+
+COMMANDS = [validate, convert]
