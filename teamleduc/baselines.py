@@ -1,0 +1,128 @@
+"""Baseline opponents: simple full submissions usable by name wherever a submission is accepted.
+
+Every baseline is one signal (probability 1) and plays every seat with the same rule, defined on
+an information set (public node, own rank) of any preset:
+
+``uniform``
+    uniform over the legal actions (the handout's example submission).
+``always-call``
+    ``c`` everywhere: call a bet, check otherwise; never raises, never folds.
+``aggressive``
+    ``r`` whenever it is legal, else ``c``; never folds.
+``cautious``
+    plays strong cards only. A hand is *strong* if it holds the highest rank (K) or, in round 2,
+    pairs the community card; *medium* if it holds the second-highest rank (Q) without a pair;
+    *weak* otherwise (J). Strong: raise if legal, else call. Medium: call (check when there is
+    no bet). Weak: fold when facing a bet, check otherwise.
+``random-pure`` / ``random-pure:SEED``
+    a pure strategy: at every information set one legal action drawn uniformly at random with
+    ``numpy.random.default_rng(SEED)`` (seed 0 by default): for seat 1, 2, ... in turn, one
+    uniform draw ``u`` per information set in file order picks legal action
+    ``floor(u * number of legal actions)`` in the order c, r, f. The same seed and preset always
+    give the same strategy.
+
+These are the opponent types of the seed project report (random, aggressive and cautious agents),
+evaluated exactly here instead of by sampled games.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .config import GameConfig, get_config
+from .errors import TeamLeducError
+from .infosets import infoset_tables
+from .rules import CALL, FOLD, RAISE
+from .tree import PublicTree, build_tree
+
+BASELINES = ("uniform", "always-call", "aggressive", "cautious", "random-pure")
+_RANDOM = re.compile(r"^random-pure(?::(\d{1,18}))?$")
+
+
+def parse_baseline(name: str) -> tuple[str, int]:
+    """``(kind, seed)`` of a baseline name; TeamLeducError if it is not one."""
+    text = str(name).strip().lower()
+    m = _RANDOM.match(text)
+    if m:
+        return "random-pure", int(m.group(1) or 0)
+    if text in BASELINES:
+        return text, 0
+    raise TeamLeducError(f"unknown baseline {name!r}; baselines: {', '.join(BASELINES)} "
+                         "(random-pure takes a seed as random-pure:SEED)")
+
+
+def is_baseline(name) -> bool:
+    try:
+        parse_baseline(name)
+    except TeamLeducError:
+        return False
+    return True
+
+
+def canonical_name(name: str) -> str:
+    """``random-pure:SEED`` with its seed spelled out; other names unchanged (lower case)."""
+    kind, seed = parse_baseline(name)
+    return f"{kind}:{seed}" if kind == "random-pure" else kind
+
+
+def _one_hot(action: np.ndarray) -> np.ndarray:
+    out = np.zeros((len(action), 3))
+    out[np.arange(len(action)), action] = 1.0
+    return out
+
+
+def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
+    """(n, 3) behavioural strategy of 0-based ``seat`` under baseline ``name`` (columns c r f)."""
+    kind, seed = parse_baseline(name)
+    table = infoset_tables(tree)[seat]
+    legal = table.legal
+    if kind == "uniform":
+        return table.uniform_strategy()
+    if kind == "always-call":
+        return _one_hot(np.full(table.size, CALL))
+    if kind == "aggressive":
+        return _one_hot(np.where(legal[:, RAISE], RAISE, CALL))
+    if kind == "cautious":
+        R = tree.config.num_ranks
+        rank = table.rank.astype(np.int64)
+        community = tree.community[table.node].astype(np.int64)
+        strong = (rank == R - 1) | ((community >= 0) & (rank == community))
+        medium = ~strong & (rank == R - 2)
+        facing = legal[:, FOLD]
+        action = np.where(strong, np.where(legal[:, RAISE], RAISE, CALL),
+                          np.where(facing & ~medium, FOLD, CALL))
+        return _one_hot(action)
+    # random-pure: the draws of every seat, in seat order, so a seat's strategy does not depend
+    # on which other seats are requested.
+    rng = np.random.default_rng(seed)
+    for s in range(seat + 1):
+        u = rng.random(infoset_tables(tree)[s].size)
+    n_legal = legal.sum(axis=1)
+    k = np.minimum((u * n_legal).astype(np.int64), n_legal - 1)
+    # the k-th legal action in the order c, r, f
+    order = np.cumsum(legal, axis=1) - 1
+    action = np.argmax(legal & (order == k[:, None]), axis=1)
+    return _one_hot(action)
+
+
+def baseline(name: str, config, seats=None):
+    """The baseline ``name`` as a one-signal Submission playing ``seats`` (default: every seat)."""
+    from .submission import Submission
+
+    config = config if isinstance(config, GameConfig) else get_config(config)
+    tree = build_tree(config)
+    seats = tuple(range(config.num_seats)) if seats is None else tuple(sorted(int(s) for s in seats))
+    strategies = {s: baseline_strategy(name, tree, s)[None] for s in seats}
+    return Submission(signals=np.zeros(1, np.int64), probs=np.ones(1), seats=seats,
+                      strategies=strategies)
+
+
+def export_baseline(name: str, config, out, seats=None, overwrite: bool = False):
+    """Write baseline ``name`` as a submission: a folder, or a ``.zip`` if ``out`` ends in
+    ``.zip`` (meta-strategy.csv and strategy0-player{i}.csv for every seat). Returns ``out``."""
+    from .submission import write_submission
+
+    config = config if isinstance(config, GameConfig) else get_config(config)
+    return write_submission(baseline(name, config, seats), out, overwrite=overwrite, config=config)
