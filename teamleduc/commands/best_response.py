@@ -1,0 +1,83 @@
+"""Commands ``best-response`` and ``exploitability``: exact team best responses.
+
+Thin click layers over :mod:`teamleduc.best_response`; the library is imported inside each
+command so that other commands do not pay for numba.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..cli import echo_json, preset_option
+
+SUB_HELP = ("a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
+            "cautious, random-pure[:SEED]")
+
+
+@click.command("best-response")
+@click.argument("sub", metavar="SUB")
+@click.option("--against", type=click.Choice(["a", "b"], case_sensitive=False), required=True,
+              help="the team SUB plays: a (seats 1,3) or b (seats 2,4); the other team responds")
+@preset_option
+@click.option("--export", "export_dir", default=None, type=click.Path(),
+              help="write the response as a one-signal submission (folder, or .zip if the name ends in .zip)")
+@click.option("--force", is_flag=True, help="with --export: replace an existing folder or file")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def best_response_command(sub, against, config, export_dir, force, as_json):
+    """Exact best response of the other team to SUB playing team a or b.
+
+    SUB is a submission folder or .zip (a full or a team submission), or a baseline name
+    (uniform, always-call, aggressive, cautious, random-pure[:SEED]). The responding team picks
+    one joint pure strategy for both members together (a correlated best response), computed
+    exactly by the public-belief dynamic programme. The value printed is the responding team's
+    own expected utility in chips per hand; SUB's team gets its negation.
+    """
+    from ..best_response import _require_two_teams, best_response
+    from ..errors import TeamLeducError
+
+    _require_two_teams(config, "best-response")
+    fixed = 0 if against.lower() == "a" else 1
+    result = best_response(config, 1 - fixed, sub)
+    written = None
+    if export_dir is not None:
+        from ..submission import write_submission
+        try:
+            written = write_submission(result.to_submission(), export_dir, overwrite=force, config=config)
+        except FileExistsError as e:
+            raise TeamLeducError(f"{e}; use --force to replace it") from None
+    if as_json:
+        d = result.to_dict()
+        d["against"] = against.lower()
+        d["export"] = None if written is None else str(written)
+        echo_json(d)
+    else:
+        click.echo(str(result))
+        if written is not None:
+            click.echo(f"  wrote the response as a one-signal submission to {written}")
+
+
+@click.command("exploitability")
+@click.argument("sub", metavar="SUB")
+@preset_option
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def exploitability_command(sub, config, as_json):
+    """Exact exploitability of a full submission SUB (x = its team A, y = its team B).
+
+    Prints BR_B(x) and BR_A(y), the exact team best-response values (each in the responder's
+    own utility), the saddle-point gap BR_A(y) + BR_B(x) (zero exactly at a TMECor) and half of
+    it, the "exploitability". For presets whose teams are single players (leduc, kuhn, leduc-3p,
+    ...) it prints NashConv = sum over seats of (best-response value - on-policy value).
+    """
+    from ..best_response import exploitability, nash_conv
+
+    if all(len(t) == 1 for t in config.teams):
+        result = nash_conv(config, sub)
+    else:
+        result = exploitability(config, sub)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(str(result))
+
+
+COMMANDS = [best_response_command, exploitability_command]
