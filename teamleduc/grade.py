@@ -16,7 +16,11 @@ Leaderboard columns, over the n - 1 opponents of X:
 - ``mean_as_team_a``: mean of ``V[X, Y]``; ``mean_as_team_b``: mean of ``-V[Y, X]``
   (so ``mean_score`` is their average);
 - ``worst_match``: the smallest ``S[X, Y]`` and ``worst_opponent`` that Y;
-- ``signals``: the number of signals listed in X's meta-strategy.
+- ``signals``: the number of signals listed in X's meta-strategy;
+- ``worst_case_as_team_a`` / ``worst_case_as_team_b``: X's guaranteed value as team A
+  (``-BR_B(x)``) and as team B (``-BR_A(y)``), minus the exact best correlated response of the
+  other team (:mod:`teamleduc.best_response`); off with ``worst_case=False``
+  (``--no-worst-case``), which leaves the columns empty.
 
 Invalid submissions (anything :func:`teamleduc.submission.load_submission` refuses, which is what
 ``teamleduc validate`` reports) are listed with their first problem and left out of the round
@@ -49,7 +53,8 @@ from .tree import build_tree
 __all__ = ["GradeResult", "InvalidEntry", "Standing", "grade", "pair_values", "write_outputs"]
 
 LEADERBOARD_COLUMNS = ("rank", "name", "mean_score", "mean_as_team_a", "mean_as_team_b",
-                       "worst_match", "worst_opponent", "signals")
+                       "worst_match", "worst_opponent", "signals", "worst_case_as_team_a",
+                       "worst_case_as_team_b")
 
 
 # --------------------------------------------------------------------------- kernel
@@ -115,10 +120,13 @@ class Standing:
     worst_match: float
     worst_opponent: str
     signals: int
+    worst_case_as_team_a: float = float("nan")
+    worst_case_as_team_b: float = float("nan")
 
     def row(self) -> list:
         return [self.rank, self.name, self.mean_score, self.mean_as_team_a, self.mean_as_team_b,
-                self.worst_match, self.worst_opponent, self.signals]
+                self.worst_match, self.worst_opponent, self.signals, self.worst_case_as_team_a,
+                self.worst_case_as_team_b]
 
 
 @dataclass(frozen=True)
@@ -172,11 +180,12 @@ class GradeResult:
         if self.standings:
             width = max(4, max(len(s.name) for s in self.standings))
             lines.append(f"{'rank':>4}  {'name':<{width}}  {'score':>9}  {'as A':>9}  {'as B':>9}  "
-                         f"{'worst':>9}  signals")
+                         f"{'worst':>9}  signals  {'worst A':>9}  {'worst B':>9}")
             for s in self.standings:
                 lines.append(f"{s.rank:>4}  {s.name:<{width}}  {_fmt(s.mean_score, 9)}  "
                              f"{_fmt(s.mean_as_team_a, 9)}  {_fmt(s.mean_as_team_b, 9)}  "
-                             f"{_fmt(s.worst_match, 9)}  {s.signals:>7}")
+                             f"{_fmt(s.worst_match, 9)}  {s.signals:>7}  "
+                             f"{_fmt(s.worst_case_as_team_a, 9)}  {_fmt(s.worst_case_as_team_b, 9)}")
         for bad in self.invalid:
             lines.append(f"invalid: {bad.name} ({bad.source}): {bad.message}")
         return "\n".join(lines)
@@ -206,7 +215,7 @@ def _fmt(x: float, width: int) -> str:
     return f"{'-':>{width}}" if not np.isfinite(x) else f"{x:+{width}.4f}"
 
 
-def _standings(names, sources, signals, values) -> tuple[Standing, ...]:
+def _standings(names, sources, signals, values, guarantees=None) -> tuple[Standing, ...]:
     n = len(names)
     if n == 0:
         return ()
@@ -223,6 +232,7 @@ def _standings(names, sources, signals, values) -> tuple[Standing, ...]:
                          signals[i]))
         else:
             rows.append((names[i], sources[i], np.nan, np.nan, np.nan, np.nan, "", signals[i]))
+        rows[-1] += tuple(float(v) for v in (guarantees[i] if guarantees is not None else (np.nan, np.nan)))
     order = sorted(range(n), key=lambda i: (-rows[i][2] if np.isfinite(rows[i][2]) else 0.0, rows[i][0]))
     out, rank, prev = [], 0, None
     for pos, i in enumerate(order):
@@ -263,9 +273,9 @@ def _describe(spec) -> tuple:
 def _prepare(task):
     """Load one entrant and compute its reach as team A and weights as team B (worker side).
 
-    Returns ``(index, ok, message, reach_a, weights_b, signals)``; never raises for a bad
-    submission."""
-    index, spec, config = task
+    Returns ``(index, ok, message, reach_a, weights_b, signals, worst)``; never raises for a
+    bad submission. ``worst`` is ``(-BR_B(x), -BR_A(y))`` when ``worst_case`` is on."""
+    index, spec, config, worst_case = task
     try:
         tree = build_tree(config)
         A, B = team_seats(config)
@@ -275,21 +285,30 @@ def _prepare(task):
         if missing:
             return (index, False, "plays seats " + ",".join(str(s + 1) for s in sub.seats)
                     + " only; grading plays every submission in both seatings, which needs seats "
-                    + ",".join(str(s + 1) for s in sorted(A + B)), None, None, 0)
+                    + ",".join(str(s + 1) for s in sorted(A + B)), None, None, 0, None)
         ta = team_reach(tree, sub, A)
         wb = team_b_weights(tree, team_reach(tree, sub, B))
-        return index, True, "", ta.ravel(), wb.ravel(), entrant.num_signals
+        worst = (np.nan, np.nan)
+        if worst_case:
+            from .belief import max_dp, team_beliefs
+            from .best_response import response_weights
+            Z = len(tree.terminals)
+            br_a = max_dp(tree, team_beliefs(tree, A), wb.reshape(Z, -1)).value
+            br_b = max_dp(tree, team_beliefs(tree, B),
+                          response_weights(tree, B, [(A, ta.reshape(Z, -1))])).value
+            worst = (-br_b, -br_a)
+        return index, True, "", ta.ravel(), wb.ravel(), entrant.num_signals, worst
     except TeamLeducError as e:
         findings = getattr(e, "findings", None)
         message = str(findings[0]) if findings else str(e)
         more = len(findings) - 1 if findings else 0
         if more > 0:
             message += f" (and {more} more problem{'s' * (more != 1)})"
-        return index, False, message, None, None, 0
+        return index, False, message, None, None, 0, None
     except (OSError, ValueError, MemoryError) as e:
-        return index, False, f"{type(e).__name__}: {e}", None, None, 0
+        return index, False, f"{type(e).__name__}: {e}", None, None, 0, None
     except Exception as e:  # a bug must not stop a class's grading: report it on that entry
-        return index, False, f"internal error: {type(e).__name__}: {e}", None, None, 0
+        return index, False, f"internal error: {type(e).__name__}: {e}", None, None, 0, None
 
 
 def _progress(total: int, desc: str, enabled: bool):
@@ -308,7 +327,8 @@ def _resolve_jobs(jobs: int | None) -> int:
 # --------------------------------------------------------------------------- API
 
 def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None = 1,
-          out=None, progress: bool = False, heatmap: bool = True) -> GradeResult:
+          out=None, progress: bool = False, heatmap: bool = True,
+          worst_case: bool = True) -> GradeResult:
     """Grade every pair of entrants in both seatings by exact expected team utility.
 
     Parameters
@@ -321,6 +341,8 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
     out : if given, the folder to write ``leaderboard.csv``, ``leaderboard.md``,
         ``matrix.csv``, ``values.csv``, ``matrix.png`` and ``grade.json`` into.
     progress : show a progress bar on the terminal (stderr).
+    worst_case : also compute each entrant's exact worst case as team A and as team B (two
+        exact team best responses per entrant; about 1 s each on team-leduc).
 
     Returns
     -------
@@ -350,13 +372,13 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
     L = len(tree.terminals) * config.num_ranks ** len(team_seats(config)[0])
     results = [None] * n_all
     jobs = _resolve_jobs(jobs)
-    tasks = [(i, s, config) for i, s in enumerate(specs)]
+    tasks = [(i, s, config, worst_case) for i, s in enumerate(specs)]
     bar = _progress(n_all, "loading", progress)
     try:
         if jobs > 1 and n_all > 1 and "fork" in multiprocessing.get_all_start_methods():
             # fork: workers inherit the built tree and the compiled kernels
             ctx = multiprocessing.get_context("fork")
-            _prepare((0, "uniform", get_config("tiny-team")))  # load the kernels before forking
+            _prepare((0, "uniform", get_config("tiny-team"), worst_case))  # load the kernels before forking
             with ctx.Pool(processes=min(jobs, n_all), maxtasksperchild=8) as pool:
                 for r in pool.imap_unordered(_prepare, tasks):
                     results[r[0]] = r
@@ -373,6 +395,7 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
     invalid = tuple(InvalidEntry(names_all[i], sources_all[i], results[i][2])
                     for i in range(n_all) if not results[i][1])
     signals = tuple(int(results[i][5]) for i in valid)
+    worst = [results[i][6] for i in valid]
     ta = np.empty((len(valid), L))
     wb = np.empty((len(valid), L))
     for k, i in enumerate(valid):
@@ -386,7 +409,7 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
     names = tuple(names_all[i] for i in valid)
     sources = tuple(sources_all[i] for i in valid)
     result = GradeResult(preset=config.name, names=names, sources=sources, signals=signals,
-                         values=values, standings=_standings(names, sources, signals, values),
+                         values=values, standings=_standings(names, sources, signals, values, worst),
                          invalid=invalid, seconds=time.perf_counter() - t0)
     if out is not None:
         write_outputs(result, out, heatmap=heatmap)
@@ -414,13 +437,17 @@ def leaderboard_markdown(result: GradeResult) -> str:
     lines = [f"# Leaderboard ({result.preset})", "",
              f"{n} entrant{'s' * (n != 1)}, every pair played in both seatings; exact expected team "
              "utility in chips per hand. Score = mean over opponents of the mean of the two team "
-             "utilities of a match; worst match = the lowest such match score.", "",
-             "| rank | name | mean score | mean as team A | mean as team B | worst match | signals |",
-             "|---:|:---|---:|---:|---:|:---|---:|"]
+             "utilities of a match; worst match = the lowest such match score. Worst case as A / "
+             "as B = the value the entrant guarantees against an exact best correlated response "
+             "of the other team.", "",
+             "| rank | name | mean score | mean as team A | mean as team B | worst match | signals "
+             "| worst case as A | worst case as B |",
+             "|---:|:---|---:|---:|---:|:---|---:|---:|---:|"]
     for s in result.standings:
         worst = "-" if not np.isfinite(s.worst_match) else f"{s.worst_match:+.4f} vs {_md_cell(s.worst_opponent)}"
         lines.append(f"| {s.rank} | {_md_cell(s.name)} | {_fmt(s.mean_score, 0)} | "
-                     f"{_fmt(s.mean_as_team_a, 0)} | {_fmt(s.mean_as_team_b, 0)} | {worst} | {s.signals} |")
+                     f"{_fmt(s.mean_as_team_a, 0)} | {_fmt(s.mean_as_team_b, 0)} | {worst} | {s.signals} | "
+                     f"{_fmt(s.worst_case_as_team_a, 0)} | {_fmt(s.worst_case_as_team_b, 0)} |")
     if result.invalid:
         lines += ["", f"## Invalid submissions ({len(result.invalid)}, not graded)", "",
                   "| name | path | first problem |", "|:---|:---|:---|"]

@@ -97,7 +97,8 @@ def test_output_files_are_deterministic(entries, tmp_path):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
     rows = list(csv.reader(open(tmp_path / "one" / "leaderboard.csv")))
     assert rows[0] == ["rank", "name", "mean_score", "mean_as_team_a", "mean_as_team_b",
-                       "worst_match", "worst_opponent", "signals"]
+                       "worst_match", "worst_opponent", "signals", "worst_case_as_team_a",
+                       "worst_case_as_team_b"]
     assert len(rows) == 1 + 5
     matrix = list(csv.reader(open(tmp_path / "one" / "matrix.csv")))
     names = matrix[0][1:]
@@ -165,3 +166,20 @@ def test_evaluate_and_match_cli(entries, capsys):
     with pytest.raises(SystemExit) as e:
         main(["evaluate", str(root / "broken"), "uniform", "--preset", PRESET])   # seat 3 is broken
     assert e.value.code == 1 and "line 7" in capsys.readouterr().err
+
+
+def test_worst_case_columns_equal_exact_best_responses():
+    from teamleduc.best_response import exploitability
+    from teamleduc.grade import grade as run_grade
+
+    result = run_grade([], "small-team-leduc", baselines=["uniform", "cautious", "random-pure:3"])
+    assert len(result.standings) == 3
+    for s in result.standings:
+        ex = exploitability("small-team-leduc", s.name)
+        assert s.worst_case_as_team_a == pytest.approx(-ex.br_b.value, abs=1e-12)
+        assert s.worst_case_as_team_b == pytest.approx(-ex.br_a.value, abs=1e-12)
+        # nobody guarantees more than what it actually scores against these opponents
+        assert s.worst_case_as_team_a <= s.mean_as_team_a + 1e-12
+        assert s.worst_case_as_team_b <= s.mean_as_team_b + 1e-12
+    off = run_grade([], "small-team-leduc", baselines=["uniform"], worst_case=False)
+    assert np.isnan(off.standings[0].worst_case_as_team_a)

@@ -71,8 +71,11 @@ def match(x, y, config, as_json):
 @click.option("--jobs", default=0, show_default=True, type=click.IntRange(min=0),
               help="processes loading submissions in parallel (0: one per CPU); output does not depend on it")
 @click.option("--no-heatmap", is_flag=True, help="skip matrix.png")
+@click.option("--worst-case/--no-worst-case", default=True, show_default=True,
+              help="also compute each entrant's exact worst case as team A and as team B "
+                   "(two exact team best responses per entrant)")
 @click.option("--json", "as_json", is_flag=True, help="print the leaderboard as JSON")
-def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, as_json):
+def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case, as_json):
     """Grade every pair of submissions in both seatings by exact expected team utility.
 
     Writes leaderboard.csv and leaderboard.md (rank, name, mean score, mean as team A, mean as
@@ -86,7 +89,7 @@ def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, as_json):
     if not submissions and baselines.strip().lower() in ("", "none"):
         raise TeamLeducError("nothing to grade: give submissions and/or --baselines")
     result = run(list(submissions), config, baselines=baselines, jobs=jobs, out=out_dir,
-                 progress=True, heatmap=not no_heatmap)
+                 progress=True, heatmap=not no_heatmap, worst_case=worst_case)
     if as_json:
         echo_json(result.to_dict())
     else:
