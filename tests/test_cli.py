@@ -1,0 +1,59 @@
+"""Conformance of the whole command line: help everywhere, no traceback on bad input."""
+
+import pytest
+
+from teamleduc.cli import cli, main
+
+COMMANDS = sorted(cli.commands)
+
+
+def run(capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    out = capsys.readouterr()
+    return e.value.code, out.out, out.err
+
+
+def test_the_expected_commands_exist():
+    expected = {"info", "infosets", "replay", "validate", "convert", "evaluate", "match", "grade",
+                "baseline", "best-response", "exploitability"}
+    assert expected <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_help_explains_every_command(capsys, command):
+    code, out, err = run(capsys, [command, "--help"])
+    assert code == 0
+    assert out.startswith(f"Usage: teamleduc {command}")
+    assert len(out.splitlines()) >= 5 and "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("argv", [
+    ["validate", "/no/such/submission"],
+    ["evaluate", "/no/such/a", "uniform"],
+    ["evaluate", "uniform", "/no/such/b"],
+    ["match", "uniform", "/no/such/y"],
+    ["exploitability", "/no/such/sub"],
+    ["best-response", "/no/such/sub", "--against", "a"],
+    ["info", "--preset", "no-such-preset"],
+    ["replay", "--cards", "J,Q", "--actions", "1:c"],
+])
+def test_bad_arguments_exit_2_without_traceback(capsys, argv):
+    code, out, err = run(capsys, argv)
+    assert code == 2, (argv, out, err)
+    assert "Traceback" not in out + err
+    assert err.strip()
+
+
+def test_corrupt_zip_is_invalid_not_a_crash(capsys, tmp_path):
+    bad = tmp_path / "sub.zip"
+    bad.write_bytes(b"PK\x03\x04 this is not really a zip")
+    code, out, err = run(capsys, ["validate", str(bad)])
+    assert code == 1
+    assert "sub.zip" in out + err and "Traceback" not in out + err
+
+
+def test_version(capsys):
+    from teamleduc import __version__
+    code, out, _ = run(capsys, ["--version"])
+    assert code == 0 and __version__ in out
