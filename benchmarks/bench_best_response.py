@@ -29,6 +29,7 @@ def child(preset: str) -> dict:
     from teamleduc.baselines import baseline
     from teamleduc.belief import argmax_actions, max_dp, team_beliefs
     from teamleduc.config import get_config
+    from teamleduc.reach import coalition_weights
     from teamleduc.tree import build_tree
 
     rss_import = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -62,7 +63,7 @@ def child(preset: str) -> dict:
         t0 = time.perf_counter()
         fixed = brm.opponent_reaches(tree, sub, 1)
         t1 = time.perf_counter()
-        W = brm.response_weights(tree, (1, 3), fixed)
+        W = coalition_weights(tree, (1, 3), fixed)
         t2 = time.perf_counter()
         dp = max_dp(tree, team_beliefs(tree, (1, 3)), W)
         t3 = time.perf_counter()

@@ -83,9 +83,10 @@ def _line(label, seconds, target=None):
 
 def main() -> None:
     from teamleduc.config import get_config
-    from teamleduc.evaluate import evaluate, team_reach, evaluate_reach, team_seats
+    from teamleduc.evaluate import evaluate, evaluate_reach, team_seats
     from teamleduc.grade import grade
     from teamleduc.infosets import infoset_tables
+    from teamleduc.reach import team_reach
     from teamleduc.submission import load_submission, write_submission
     from teamleduc.tree import build_tree
 

@@ -31,7 +31,7 @@ import re
 
 import numpy as np
 
-from .config import GameConfig, get_config
+from .config import get_config
 from .errors import TeamLeducError
 from .infosets import infoset_tables
 from .rules import CALL, FOLD, RAISE
@@ -111,7 +111,7 @@ def baseline(name: str, config, seats=None):
     """The baseline ``name`` as a one-signal Submission playing ``seats`` (default: every seat)."""
     from .submission import Submission
 
-    config = config if isinstance(config, GameConfig) else get_config(config)
+    config = get_config(config)
     tree = build_tree(config)
     seats = tuple(range(config.num_seats)) if seats is None else tuple(sorted(int(s) for s in seats))
     strategies = {s: baseline_strategy(name, tree, s)[None] for s in seats}
@@ -124,5 +124,5 @@ def export_baseline(name: str, config, out, seats=None, overwrite: bool = False)
     ``.zip`` (meta-strategy.csv and strategy0-player{i}.csv for every seat). Returns ``out``."""
     from .submission import write_submission
 
-    config = config if isinstance(config, GameConfig) else get_config(config)
+    config = get_config(config)
     return write_submission(baseline(name, config, seats), out, overwrite=overwrite, config=config)

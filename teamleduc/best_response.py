@@ -7,7 +7,7 @@ utility is linear in its correlated terminal reach ``T``:
     u(T) = sum_z sum_x W[z, x] T[z, x],
     W[z, x_C] = sum_{x_others} P(deal, community of z) u_C(z, deal) prod_groups reach_g[z, x_g]
 
-(:func:`response_weights`; ``reach_g`` is each opposing team's correlated reach
+(:func:`teamleduc.reach.coalition_weights`; ``reach_g`` is each opposing team's correlated reach
 ``sum_j p_j prod_members R_i^j``). Its maximum over joint pure strategies is the public-belief
 dynamic programme of :mod:`teamleduc.belief` (design notes; Zhang, Farina and Sandholm, "Team
 belief DAG", ICML 2023, restricted to public actions): exact, and one compiled pass per depth.
@@ -26,25 +26,22 @@ responder's own card), and ``NashConv = sum_i (BR_i(sigma_-i) - u_i(sigma))`` (L
 
 from __future__ import annotations
 
-import functools
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from . import __version__
 from .belief import argmax_actions, max_dp, team_beliefs
 from .config import GameConfig, get_config
+from .entrants import load_entrant
 from .errors import TeamLeducError
-from .payoffs import deal_community_probabilities, deal_probabilities, deals, showdown_shares
-from .evaluate import team_reach
+from .reach import coalition_weights, team_reach
 from .tree import PublicTree, build_tree
 
 __all__ = ["BestResponse", "Exploitability", "NashConv", "best_response",
            "best_response_to_weights", "exploitability", "nash_conv", "worst_cases",
-           "response_weights", "opponent_reaches", "resolve_submission", "team_name"]
+           "opponent_reaches", "team_name"]
 
 
 # --------------------------------------------------------------------------- naming helpers
@@ -59,10 +56,6 @@ def team_name(config: GameConfig, team_index: int) -> str:
 
 def _seats_text(seats) -> str:
     return ",".join(str(s + 1) for s in seats)
-
-
-def _as_config(config) -> GameConfig:
-    return config if isinstance(config, GameConfig) else get_config(config)
 
 
 def _team_index(config: GameConfig, team) -> int:
@@ -86,138 +79,7 @@ def _team_index(config: GameConfig, team) -> int:
     return i
 
 
-def resolve_submission(spec, config: GameConfig, seats=None):
-    """A Submission from a Submission, a baseline name or a path (folder or ``.zip``).
-
-    Uses :func:`teamleduc.baselines.resolve_opponent` when it exists; ``seats`` (0-based) are the
-    seats that must be played.
-    """
-    if hasattr(spec, "strategies") and hasattr(spec, "probs"):
-        return spec
-    if hasattr(getattr(spec, "submission", None), "strategies"):     # an evaluate.Entrant
-        return spec.submission
-    from . import baselines
-    resolver = getattr(baselines, "resolve_opponent", None)
-    if resolver is not None:
-        return resolver(spec, config, seats)
-    text = str(spec)
-    if baselines.is_baseline(text):
-        return baselines.baseline(text, config, seats=seats)
-    path = Path(text)
-    if not path.exists():
-        raise TeamLeducError(f"{text}: no such submission folder or .zip, and not a baseline "
-                             f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED)")
-    from .submission import load_submission
-    return load_submission(path, config, seats=None if seats is None else tuple(seats))
-
-
-def _spec_name(spec) -> str:
-    if hasattr(spec, "strategies"):
-        return "submission"
-    if hasattr(getattr(spec, "submission", None), "strategies"):
-        return str(getattr(spec, "name", "submission"))
-    text = str(spec)
-    from . import baselines
-    if baselines.is_baseline(text):
-        return baselines.canonical_name(text)
-    p = Path(text)
-    name = p.name or p.resolve().name
-    return name[:-4] if name.lower().endswith(".zip") else name
-
-
-# --------------------------------------------------------------------------- weights
-
-
-@functools.lru_cache(maxsize=8)
-def _payoff_groups(tree: PublicTree, coalition: tuple[int, ...]):
-    """Terminals grouped by (active seats, community): payoffs depend on nothing else.
-
-    Returns ``key (Z,), pot (Z,), paid (Z,), ws (K, D), w (K, D)`` such that
-    ``P(deal d, community of z) u_C(z, d) = pot_z ws[key_z, d] - paid_z w[key_z, d]``.
-    """
-    config = tree.config
-    S, R = config.num_seats, config.num_ranks
-    term = tree.terminals
-    bits = tree.active[term].astype(np.int64) @ (1 << np.arange(S, dtype=np.int64))
-    community = tree.community[term].astype(np.int64)
-    code = bits * (R + 1) + community + 1
-    uniq, key = np.unique(code, return_inverse=True)
-    D = R ** S
-    ws = np.empty((len(uniq), D))
-    w = np.empty((len(uniq), D))
-    joint = deal_community_probabilities(config) if config.has_community else None
-    for k, c in enumerate(uniq.tolist()):           # a few dozen groups
-        active = np.array([(c // (R + 1)) >> s & 1 for s in range(S)], bool)
-        y = c % (R + 1) - 1
-        weight = deal_probabilities(config) if y < 0 else joint[:, y]
-        ws[k] = weight * showdown_shares(config, active, y, coalition)
-        w[k] = weight
-    contrib = tree.contrib[term].astype(np.float64)
-    out = (key.astype(np.int64), contrib.sum(axis=1), contrib[:, list(coalition)].sum(axis=1), ws, w)
-    for a in out:
-        a.setflags(write=False)
-    return out
-
-
-@njit(cache=True)
-def _weights_kernel(key, pot, paid, ws, w, F, gidx, cidx, nC):
-    Z = key.shape[0]
-    D = ws.shape[1]
-    G = gidx.shape[0]
-    out = np.zeros((Z, nC))
-    for z in range(Z):
-        k = key[z]
-        for d in range(D):
-            wt = w[k, d]
-            if wt == 0.0:
-                continue
-            v = pot[z] * ws[k, d] - paid[z] * wt
-            for g in range(G):
-                v *= F[z, gidx[g, d]]
-            out[z, cidx[d]] += v
-    return out
-
-
-def _rank_index(config: GameConfig, seats) -> np.ndarray:
-    """(D,) C-order index of the ranks of ``seats`` within every deal."""
-    x = deals(config).astype(np.int64)
-    R = config.num_ranks
-    idx = np.zeros(len(x), np.int64)
-    for s in seats:
-        idx = idx * R + x[:, s]
-    return idx
-
-
-def response_weights(tree: PublicTree, coalition, fixed) -> np.ndarray:
-    """(Z, R**|C|) weights W: the coalition's value is ``sum(W * reach_C)``.
-
-    Same quantity as :func:`teamleduc.reach.coalition_weights` (a test checks it), computed by
-    a compiled kernel from the few payoff groups of terminals, without the (Z, R**S) table.
-
-    Parameters
-    ----------
-    coalition : 0-based seats whose total utility counts, in the order of W's rank axes.
-    fixed : list of ``(seats, reach)`` with ``reach`` (Z, R**len(seats)) for every other group.
-    """
-    config = tree.config
-    R = config.num_ranks
-    coalition = tuple(int(s) for s in coalition)
-    covered = sorted(list(coalition) + [int(s) for seats, _ in fixed for s in seats])
-    if covered != list(range(config.num_seats)):
-        raise ValueError(f"coalition {coalition} and fixed groups must cover every seat exactly once")
-    key, pot, paid, ws, w = _payoff_groups(tree, coalition)
-    Z = len(key)
-    cols, gidx, at = [], [], 0
-    for seats, reach in fixed:
-        reach = np.asarray(reach, dtype=np.float64).reshape(Z, -1)
-        if reach.shape[1] != R ** len(seats):
-            raise ValueError(f"reach of seats {seats} has {reach.shape[1]} columns, expected {R ** len(seats)}")
-        cols.append(reach)
-        gidx.append(_rank_index(config, seats) + at)
-        at += reach.shape[1]
-    F = np.ascontiguousarray(np.concatenate(cols, axis=1)) if cols else np.ones((Z, 1))
-    gidx = np.array(gidx, np.int64).reshape(len(gidx), -1) if gidx else np.zeros((0, len(deals(config))), np.int64)
-    return _weights_kernel(key, pot, paid, ws, w, F, gidx, _rank_index(config, coalition), R ** len(coalition))
+# --------------------------------------------------------------------------- opponents
 
 
 def opponent_reaches(tree: PublicTree, submission, team_index: int) -> list:
@@ -305,7 +167,7 @@ def best_response_to_weights(tree: PublicTree, seats, W: np.ndarray, *, team_ind
     Parameters
     ----------
     seats : the team's 0-based seats (1 or 2); W's rank axes follow their ascending order.
-    W : (Z, R**len(seats)) weights, e.g. :func:`response_weights`.
+    W : (Z, R**len(seats)) weights, e.g. :func:`teamleduc.reach.coalition_weights`.
     """
     t0 = time.perf_counter()
     seats = tuple(sorted(int(s) for s in seats))
@@ -330,16 +192,15 @@ def best_response(config, responding_team, opponent, *, opponent_name: str | Non
         ignored), a baseline name or a submission path.
     """
     t0 = time.perf_counter()
-    config = _as_config(config)
+    config = get_config(config)
     tree = build_tree(config)
     t = _team_index(config, responding_team)
     seats = tuple(sorted(config.teams[t]))
     others = tuple(s for s in range(config.num_seats) if s not in seats)
-    sub = resolve_submission(opponent, config, others)
-    fixed = opponent_reaches(tree, sub, t)
-    W = response_weights(tree, seats, fixed)
+    entrant = load_entrant(opponent, config, others)
+    W = coalition_weights(tree, seats, opponent_reaches(tree, entrant.submission, t))
     br = best_response_to_weights(tree, seats, W, team_index=t,
-                                  opponent=opponent_name or _spec_name(opponent))
+                                  opponent=opponent_name or entrant.name)
     object.__setattr__(br, "seconds", time.perf_counter() - t0)
     return br
 
@@ -416,20 +277,21 @@ def _require_two_teams(config: GameConfig, what: str) -> None:
 def exploitability(config, submission, *, name: str | None = None) -> Exploitability:
     """Both exact team best responses to a full submission, and the saddle-point gap."""
     t0 = time.perf_counter()
-    config = _as_config(config)
+    config = get_config(config)
     _require_two_teams(config, "exploitability")
     tree = build_tree(config)
-    sub = resolve_submission(submission, config, tuple(range(config.num_seats)))
+    entrant = load_entrant(submission, config, tuple(range(config.num_seats)))
+    sub = entrant.submission
     missing = [s for s in range(config.num_seats) if s not in sub.strategies]
     if missing:
         raise TeamLeducError(f"exploitability needs a full submission (every seat); this one does not "
                              f"play seat(s) {_seats_text(missing)}: use best-response --against instead")
-    label = name or _spec_name(submission)
+    label = name or entrant.name
     A, B = (tuple(sorted(t)) for t in config.teams)
     (_, reach_x), = opponent_reaches(tree, sub, 1)       # team A's reach under x
     (_, reach_y), = opponent_reaches(tree, sub, 0)       # team B's reach under y
-    W_a = response_weights(tree, A, [(B, reach_y)])
-    W_b = response_weights(tree, B, [(A, reach_x)])
+    W_a = coalition_weights(tree, A, [(B, reach_y)])
+    W_b = coalition_weights(tree, B, [(A, reach_x)])
     br_a = best_response_to_weights(tree, A, W_a, team_index=0, opponent=f"{label} (y)")
     br_b = best_response_to_weights(tree, B, W_b, team_index=1, opponent=f"{label} (x)")
     value = float((W_a * reach_x).sum())
@@ -440,10 +302,10 @@ def exploitability(config, submission, *, name: str | None = None) -> Exploitabi
 def worst_cases(config, submission) -> tuple:
     """``(as_A, as_B)``: the submission's exact worst-case team value as team A (``-BR_B(x)``)
     and as team B (``-BR_A(y)``); None for a team the submission does not play."""
-    config = _as_config(config)
+    config = get_config(config)
     _require_two_teams(config, "worst_cases")
     tree = build_tree(config)
-    sub = resolve_submission(submission, config, None)
+    sub = load_entrant(submission, config).submission
     out = []
     for t in (0, 1):
         seats = tuple(sorted(config.teams[t]))
@@ -452,7 +314,7 @@ def worst_cases(config, submission) -> tuple:
             continue
         responder = 1 - t
         r_seats = tuple(sorted(config.teams[responder]))
-        W = response_weights(tree, r_seats, opponent_reaches(tree, sub, responder))
+        W = coalition_weights(tree, r_seats, opponent_reaches(tree, sub, responder))
         out.append(-max_dp(tree, team_beliefs(tree, r_seats), W).value)
     return tuple(out)
 
@@ -500,23 +362,19 @@ class NashConv:
 def nash_conv(config, submission, *, name: str | None = None) -> NashConv:
     """NashConv of a full submission in a game whose teams are single seats."""
     t0 = time.perf_counter()
-    config = _as_config(config)
+    config = get_config(config)
     if any(len(t) != 1 for t in config.teams):
         raise TeamLeducError(f"NashConv is for games of single players; {config.name} has teams "
                              "of two (use exploitability)")
     tree = build_tree(config)
-    sub = resolve_submission(submission, config, tuple(range(config.num_seats)))
+    entrant = load_entrant(submission, config, tuple(range(config.num_seats)))
+    sub = entrant.submission
     reach = {s: team_reach(tree, sub, (s,)) for s in range(config.num_seats)}
     brs, vals = [], []
     for s in range(config.num_seats):
-        W = response_weights(tree, (s,), [((o,), reach[o]) for o in range(config.num_seats) if o != s])
+        W = coalition_weights(tree, (s,), [((o,), reach[o]) for o in range(config.num_seats) if o != s])
         brs.append(max_dp(tree, team_beliefs(tree, (s,)), W).value)
         vals.append(float((W * reach[s]).sum()))
     return NashConv(config=config, br_values=tuple(brs), values=tuple(vals),
-                    name=name or _spec_name(submission), seconds=time.perf_counter() - t0)
+                    name=name or entrant.name, seconds=time.perf_counter() - t0)
 
-
-def _warmup() -> None:
-    tree = build_tree(get_config("tiny-team"))
-    reach = np.ones((len(tree.terminals), 4))
-    response_weights(tree, (0, 2), [((1, 3), reach)])

@@ -40,6 +40,14 @@ def echo_json(obj) -> None:
     click.echo(json.dumps(obj, indent=2, sort_keys=False))
 
 
+def echo_result(result, as_json: bool) -> None:
+    """Print a library result: ``result.to_dict()`` as JSON, or ``str(result)``."""
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(str(result))
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="teamleduc")
 def cli():
@@ -143,10 +151,7 @@ def replay(config, cards, community, actions, as_json):
     An illegal action stops the replay with the rule it breaks (exit code 2)."""
     from .replay import replay as run_replay
     result = run_replay(config, cards, actions, community)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(str(result))
+    echo_result(result, as_json)
 
 
 def _load_command_modules() -> None:

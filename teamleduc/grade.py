@@ -44,10 +44,11 @@ import numpy as np
 from numba import njit, prange
 
 from . import __version__
-from .config import GameConfig, get_config
+from .config import get_config
 from .errors import TeamLeducError
-from .evaluate import (BLOCK, Entrant, _kernel_array, entrant_name, load_entrant, team_b_weights, team_reach,
-                       team_seats)
+from .entrants import Entrant, entrant_name, load_entrant
+from .evaluate import BLOCK, team_b_weights, team_seats
+from .reach import coalition_weights, kernel_array, team_reach
 from .tree import build_tree
 
 __all__ = ["GradeResult", "InvalidEntry", "Standing", "grade", "pair_values", "write_outputs"]
@@ -96,8 +97,8 @@ def pair_values(reach_a: np.ndarray, weights_b: np.ndarray) -> np.ndarray:
     Summed block by block in a fixed order, bit-identical to
     :func:`teamleduc.evaluate.evaluate_reach` on the same pair, whatever the number of threads.
     """
-    ta = _kernel_array(reach_a)
-    w = _kernel_array(weights_b)
+    ta = kernel_array(reach_a)
+    w = kernel_array(weights_b)
     if ta.shape != w.shape or ta.ndim != 2:
         raise ValueError(f"shapes {ta.shape} and {w.shape} must be equal (n, L)")
     if ta.shape[0] == 0:
@@ -291,11 +292,8 @@ def _prepare(task):
         worst = (np.nan, np.nan)
         if worst_case:
             from .belief import max_dp, team_beliefs
-            from .best_response import response_weights
-            Z = len(tree.terminals)
-            br_a = max_dp(tree, team_beliefs(tree, A), wb.reshape(Z, -1)).value
-            br_b = max_dp(tree, team_beliefs(tree, B),
-                          response_weights(tree, B, [(A, ta.reshape(Z, -1))])).value
+            br_a = max_dp(tree, team_beliefs(tree, A), wb).value
+            br_b = max_dp(tree, team_beliefs(tree, B), coalition_weights(tree, B, [(A, ta)])).value
             worst = (-br_b, -br_a)
         return index, True, "", ta.ravel(), wb.ravel(), entrant.num_signals, worst
     except TeamLeducError as e:
@@ -351,7 +349,7 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
     from .baselines import BASELINES, canonical_name
 
     t0 = time.perf_counter()
-    config = config if isinstance(config, GameConfig) else get_config(config)
+    config = get_config(config)
     team_seats(config)
     if isinstance(baselines, str):
         baselines = baselines.split(",")

@@ -9,15 +9,19 @@ probabilities, which are exact ratios of card counts (suits marginalised):
 
 ``chance_utility(tree, seats)[z, d]`` is P(deal d, community of z) times the total utility of
 ``seats`` at terminal z: the only place where cards meet the tree. Every exact evaluation is a
-contraction of this array with reach probabilities.
+contraction of this array with reach probabilities. It depends on the deal only through the
+terminal's active seats and community rank, so it is stored as a few small tables per group of
+terminals (:func:`payoff_groups`), which the compiled evaluators read directly.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from math import perm
 
 import numpy as np
+from numba import njit
 
 from .config import GameConfig
 from .tree import TERMINAL, PublicTree
@@ -52,6 +56,15 @@ def deal_community_probabilities(config: GameConfig) -> np.ndarray:
     return deal_probabilities(config)[:, None] * (config.suits - counts) / left
 
 
+def deal_rank_index(config: GameConfig, seats) -> np.ndarray:
+    """(D,) int64 C-order index of the ranks of ``seats`` (in that order) within every deal."""
+    x = deals(config).astype(np.int64)
+    idx = np.zeros(len(x), np.int64)
+    for s in seats:
+        idx = idx * config.num_ranks + x[:, s]
+    return idx
+
+
 def showdown_shares(config: GameConfig, active: np.ndarray, community: int,
                     seats: tuple[int, ...]) -> np.ndarray:
     """(D,) share of the pot won by ``seats`` at a showdown among ``active`` seats.
@@ -67,41 +80,83 @@ def showdown_shares(config: GameConfig, active: np.ndarray, community: int,
     return winners[:, list(seats)].sum(axis=1) / winners.sum(axis=1)
 
 
+@dataclass(frozen=True, eq=False)
+class PayoffGroups:
+    """Payoffs of every terminal for ``seats``, stored per group of terminals.
+
+    A terminal's payoffs depend on the deal only through its active seats and its community
+    rank: a few dozen (active set, community) groups (49 for team-leduc), one small table each,
+    instead of a (Z, D) array. For terminal ``z`` in group ``k = key[z]`` and deal ``d``:
+
+        u(z, d)        = share[k, d] * pot[z] - paid[z]         (total utility of ``seats``)
+        P(d, y_z)      = weight[k, d]                           (y_z: the community of z, if any)
+        P(d, y_z) u    = pot[z] * ws[k, d] - paid[z] * weight[k, d],   ws = weight * share
+
+    Attributes (read-only arrays)
+    -----------------------------
+    seats : the 0-based seats whose total utility counts.
+    key : (Z,) int64 group of each terminal (row z belongs to ``tree.terminals[z]``).
+    pot : (Z,) chips in the pot; paid : (Z,) chips put in by ``seats``.
+    share : (K, D) share of the pot won by ``seats`` (1 or 0 where every other seat folded).
+    weight : (K, D) P(deal[, community]); ws : (K, D) ``weight * share``.
+    """
+
+    seats: tuple[int, ...]
+    key: np.ndarray
+    pot: np.ndarray
+    paid: np.ndarray
+    share: np.ndarray
+    weight: np.ndarray
+    ws: np.ndarray
+
+
+@functools.lru_cache(maxsize=8)
+def payoff_groups(tree: PublicTree, seats: tuple[int, ...]) -> PayoffGroups:
+    """The :class:`PayoffGroups` of ``seats`` (0-based) on ``tree``, cached per tree."""
+    config = tree.config
+    S, R = config.num_seats, config.num_ranks
+    seats = tuple(int(s) for s in seats)
+    term = tree.terminals
+    bits = tree.active[term].astype(np.int64) @ (1 << np.arange(S, dtype=np.int64))
+    code = bits * (R + 1) + tree.community[term].astype(np.int64) + 1
+    uniq, key = np.unique(code, return_inverse=True)
+    share = np.empty((len(uniq), len(deals(config))))
+    weight = np.empty_like(share)
+    joint = deal_community_probabilities(config) if config.has_community else None
+    for k, c in enumerate(uniq.tolist()):
+        active = np.array([(c // (R + 1)) >> s & 1 for s in range(S)], bool)
+        y = c % (R + 1) - 1
+        share[k] = showdown_shares(config, active, y, seats)
+        weight[k] = deal_probabilities(config) if y < 0 else joint[:, y]
+    contrib = tree.contrib[term].astype(np.float64)
+    groups = PayoffGroups(seats=seats, key=key.astype(np.int64).ravel(), pot=contrib.sum(axis=1),
+                          paid=contrib[:, list(seats)].sum(axis=1), share=share, weight=weight,
+                          ws=weight * share)
+    for a in (groups.key, groups.pot, groups.paid, groups.share, groups.weight, groups.ws):
+        a.setflags(write=False)
+    return groups
+
+
 def chance_utility(tree: PublicTree, seats) -> np.ndarray:
     """(Z, D) float64: chance probability x total utility of ``seats`` at every terminal.
 
-    Row z belongs to ``tree.terminals[z]``. Utility = chips received - chips put in.
+    Row z belongs to ``tree.terminals[z]``. Utility = chips received - chips put in. Expanded
+    from :func:`payoff_groups` as ``(share * pot - paid) * weight`` (162 MB for team-leduc:
+    the evaluators never build it; the solver and the tests' references do).
     """
-    config = tree.config
-    seats = tuple(int(s) for s in seats)
-    term = tree.terminals
-    contrib = tree.contrib[term].astype(np.float64)
-    active = tree.active[term]
-    pot = contrib.sum(axis=1)
-    community = tree.community[term].astype(np.int64)
-    paid = contrib[:, list(seats)].sum(axis=1)
+    g = payoff_groups(tree, tuple(int(s) for s in seats))
+    return _expand(g.key, g.pot, g.paid, g.share, g.weight)
 
-    share = np.zeros((len(term), len(deals(config))))
-    folded = active.sum(axis=1) == 1
-    share[folded] = active[folded][:, list(seats)].sum(axis=1, keepdims=True)
-    showdown = np.flatnonzero(~folded)
-    if len(showdown):
-        bits = active[showdown].astype(np.int64) @ (1 << np.arange(config.num_seats))
-        key = bits * (config.num_ranks + 1) + (community[showdown] + 1)
-        uniq, inverse = np.unique(key, return_inverse=True)
-        for u, k in enumerate(uniq):
-            mask = np.array([(int(k) // (config.num_ranks + 1)) >> s & 1 for s in range(config.num_seats)], bool)
-            table = showdown_shares(config, mask, int(k) % (config.num_ranks + 1) - 1, seats)
-            share[showdown[inverse == u]] = table
-    utility = share * pot[:, None] - paid[:, None]
 
-    weight = np.empty_like(utility)
-    no_card = community < 0
-    weight[no_card] = deal_probabilities(config)[None, :]
-    if (~no_card).any():
-        joint = deal_community_probabilities(config)            # (D, R)
-        weight[~no_card] = joint.T[community[~no_card]]
-    return utility * weight
+@njit(cache=True)
+def _expand(key, pot, paid, share, weight):
+    Z, D = key.shape[0], share.shape[1]
+    out = np.empty((Z, D))
+    for z in range(Z):
+        k = key[z]
+        for d in range(D):
+            out[z, d] = (share[k, d] * pot[z] - paid[z]) * weight[k, d]
+    return out
 
 
 def utilities_at(tree: PublicTree, node: int, cards, community: int = -1) -> np.ndarray:
@@ -123,3 +178,10 @@ def chance_utility_cached(tree: PublicTree, seats: tuple[int, ...]) -> np.ndarra
     out = chance_utility(tree, seats)
     out.setflags(write=False)
     return out
+
+
+def _warmup() -> None:
+    """Compile :func:`chance_utility`'s kernel on a tiny game."""
+    from .config import get_config
+    from .tree import build_tree
+    chance_utility(build_tree(get_config("tiny-team")), (0, 2))

@@ -36,6 +36,13 @@ def start(config):
     return st
 
 
+def copy_state(st) -> dict:
+    """A copy of a hand's state that :func:`act` may change without touching ``st``."""
+    return {"bets": list(st["bets"]), "alive": set(st["alive"]), "round": st["round"],
+            "raisers": set(st["raisers"]), "raises": st["raises"],
+            "to_act": list(st["to_act"]), "turn": st["turn"]}
+
+
 def act(config, st, a: str):
     """Apply action letter ``a``; returns 'continue', 'round-over' or 'hand-over'."""
     seat = st["turn"]
@@ -87,9 +94,7 @@ def all_histories(config):
         for a in "crf":
             if a not in legal(config, st):
                 continue
-            st2 = {"bets": list(st["bets"]), "alive": set(st["alive"]), "round": st["round"],
-                   "raisers": set(st["raisers"]), "raises": st["raises"],
-                   "to_act": list(st["to_act"]), "turn": st["turn"]}
+            st2 = copy_state(st)
             res = act(config, st2, a)
             h2 = hist + [(st["round"], st["turn"], a)]
             if res == "hand-over" or (res == "round-over" and st2["round"] == config.num_rounds - 1):

@@ -17,7 +17,8 @@ from teamleduc.belief import (argmax_actions, leaf_values, max_dp, packed_tables
                               prescription_table, team_beliefs)
 from teamleduc.config import get_config
 from teamleduc.infosets import infoset_tables
-from teamleduc.reach import team_terminal_reach
+from teamleduc.reach import team_reach
+from teamleduc.submission import Submission
 from teamleduc.tree import DECISION, TERMINAL, build_tree
 
 
@@ -106,9 +107,8 @@ def brute_force_team_max(tree, seats, W, literal=False):
 
 def team_value(tree, seats, actions, W):
     """Exact value of a pure joint strategy {seat: (n,) action} under weights W."""
-    tabs = infoset_tables(tree)
     strat = {s: np.eye(3)[actions[s]][None] for s in seats}
-    T = team_terminal_reach(tree, tabs, seats, [1.0], strat)
+    T = team_reach(tree, Submission([0], [1.0], tuple(seats), strat), seats)
     return float((W * T).sum())
 
 

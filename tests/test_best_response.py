@@ -3,9 +3,9 @@
 Anchors: OpenSpiel's NashConv of the uniform policy (kuhn, leduc, leduc-3p) and the Kuhn
 equilibrium family (NashConv 0, value -1/18). Exactness: on small presets the best-response value
 equals an independent brute force over every joint pure strategy of the responding team
-(:func:`tests.test_belief.brute_force_team_max`, with the opponent folded in by the core's
-``coalition_weights``), the exported response evaluated by ``evaluate`` gives the printed value,
-and no baseline does better against the same opponent.
+(:func:`tests.test_belief.brute_force_team_max`, with the opponent folded in by the einsum
+reference :func:`tests.test_reach.reference_weights`), the exported response evaluated by
+``evaluate`` gives the printed value, and no baseline does better against the same opponent.
 """
 
 import json
@@ -17,16 +17,16 @@ from click.testing import CliRunner
 
 from teamleduc.baselines import BASELINES, baseline
 from teamleduc.best_response import (BestResponse, best_response, exploitability, nash_conv,
-                                     response_weights, worst_cases)
+                                     worst_cases)
 from teamleduc.cli import cli
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
 from teamleduc.evaluate import evaluate
 from teamleduc.infosets import infoset_tables
-from teamleduc.reach import coalition_weights, team_terminal_reach
 from teamleduc.submission import Submission, load_submission, write_submission
 from teamleduc.tree import build_tree
 from tests.test_belief import brute_force_team_max, team_value
+from tests.test_reach import reference_team_reach, reference_weights
 
 # OpenSpiel's exploitability.nash_conv(game, UniformRandomPolicy) (issue 5): 6 decimals
 OPENSPIEL_NASHCONV_UNIFORM = {"kuhn": 0.916667, "leduc": 4.747222, "leduc-3p": 12.611221}
@@ -48,16 +48,15 @@ def random_submission(config, seats, signals, seed, pure=False):
 
 
 def core_weights(config, seats, sub):
-    """W of the responding ``seats`` from the core's reach and coalition_weights."""
+    """W of the responding ``seats`` from the tests' reference reach and weights."""
     tree = build_tree(config)
-    tabs = infoset_tables(tree)
     fixed = []
     for team in config.teams:
         if set(team) & set(seats):
             continue
-        fixed.append((tuple(team), team_terminal_reach(tree, tabs, tuple(team), sub.probs,
-                                                       {s: sub.strategies[s] for s in team})))
-    return coalition_weights(tree, tuple(seats), fixed)
+        fixed.append((tuple(team), reference_team_reach(tree, tuple(team), sub.probs,
+                                                        {s: sub.strategies[s] for s in team})))
+    return reference_weights(tree, tuple(seats), fixed)
 
 
 # --------------------------------------------------------------------------- anchors
@@ -105,22 +104,6 @@ def test_perturbed_kuhn_equilibrium_is_exploitable():
     s[1][0, 3] = [0.5, 0, 0.5]                     # player 2 calls a bet with J half the time
     nc = nash_conv("kuhn", Submission([0], [1.0], (0, 1), s))
     assert nc.nash_conv > 0.01
-
-
-# --------------------------------------------------------------------------- weights
-
-
-@pytest.mark.parametrize("name", ["tiny-team", "small-team-leduc", "leduc-3p", "kuhn-100"])
-def test_response_weights_equal_core_coalition_weights(name):
-    config = get_config(name)
-    tree = build_tree(config)
-    rng = np.random.default_rng(1)
-    R, Z = config.num_ranks, len(tree.terminals)
-    coalition = tuple(config.teams[-1])
-    fixed = [(tuple(t), rng.random((Z, R ** len(t)))) for t in config.teams[:-1]]
-    got = response_weights(tree, coalition, fixed)
-    want = coalition_weights(tree, coalition, fixed)
-    assert np.allclose(got, want, rtol=1e-12, atol=1e-15)
 
 
 # --------------------------------------------------------------------------- brute force

@@ -18,9 +18,11 @@ from teamleduc.formats2025 import (COLUMNS_2025, convert, name_2025, npy_bytes, 
                                    write_submission_2025, write_team_zip)
 from teamleduc.infosets import infoset_tables
 from teamleduc.safeio import SubmissionError
-from teamleduc.submission import (Submission, load_submission, merge_team_mixtures,
-                                  uniform_submission, write_submission)
+from teamleduc.submission import (load_submission, merge_team_mixtures, uniform_submission,
+                                  write_submission)
 from teamleduc.tree import build_tree
+
+from . import test_submission
 
 Y25 = get_config("team-leduc-2025")
 TREE25 = build_tree(Y25)
@@ -28,15 +30,10 @@ TINY = get_config("tiny-team")
 
 
 def random_submission(config, seats, num_signals, seed=0, signals=None):
-    rng = np.random.default_rng(seed)
-    tables = infoset_tables(build_tree(config))
-    probs = rng.random(num_signals) + 0.1
-    strategies = {}
-    for s in seats:
-        a = rng.random((num_signals, tables[s].size, 3)) * tables[s].legal
-        strategies[s] = a / a.sum(axis=2, keepdims=True)
-    signals = np.arange(num_signals) if signals is None else signals
-    return Submission(signals, probs / probs.sum(), seats, strategies)
+    """Fully mixed random strategies, signals 0, 1, ... unless given."""
+    return test_submission.random_submission(
+        config, seats, num_signals, seed, pure_rows=0.0,
+        signals=np.arange(num_signals) if signals is None else signals)
 
 
 def assert_same(a, b):

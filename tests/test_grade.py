@@ -9,8 +9,9 @@ import pytest
 
 from teamleduc.cli import main
 from teamleduc.config import get_config
-from teamleduc.evaluate import evaluate, evaluate_reach, team_b_weights, team_reach, team_seats
+from teamleduc.evaluate import evaluate, evaluate_reach, team_b_weights, team_seats
 from teamleduc.grade import grade, pair_values
+from teamleduc.reach import team_reach
 from teamleduc.submission import write_submission
 from teamleduc.tree import build_tree
 

@@ -1,11 +1,15 @@
-"""Reach probabilities and coalition weights against OpenSpiel's published uniform values."""
+"""Reach probabilities and coalition weights: OpenSpiel's published uniform values, and the
+compiled implementations against slow but obviously correct references kept here."""
 
 import numpy as np
 import pytest
 
+from teamleduc.baselines import baseline
 from teamleduc.config import get_config
 from teamleduc.infosets import infoset_tables
-from teamleduc.reach import coalition_weights, seat_reach, team_terminal_reach
+from teamleduc.payoffs import chance_utility
+from teamleduc.reach import coalition_weights, seat_reach, team_reach
+from teamleduc.submission import Submission
 from teamleduc.tree import build_tree
 
 # OpenSpiel 1.x, expected_game_score.policy_value with UniformRandomPolicy (computed with
@@ -18,12 +22,57 @@ OPENSPIEL_UNIFORM = {
 }
 
 
+# --------------------------------------------------------------------------- references
+
+def reference_team_reach(tree, seats, probs, strategies) -> np.ndarray:
+    """(Z, R**len(seats)) ``sum_j p_j prod_i R_i^j[z, x_i]`` by numpy broadcasting of
+    :func:`seat_reach` at the terminals (``strategies``: seat -> (K, n, 3))."""
+    tabs = infoset_tables(tree)
+    term = tree.terminals
+    R = tree.config.num_ranks
+    out = np.zeros((len(term),) + (R,) * len(seats))
+    for j, p in enumerate(np.asarray(probs, dtype=np.float64)):
+        acc = np.full((len(term),) + (1,) * len(seats), p)
+        for axis, s in enumerate(seats):
+            shape = [len(term)] + [1] * len(seats)
+            shape[1 + axis] = R
+            acc = acc * seat_reach(tree, tabs[s], strategies[s][j])[term].reshape(shape)
+        out += acc
+    return out.reshape(len(term), -1)
+
+
+def reference_weights(tree, coalition, fixed) -> np.ndarray:
+    """:func:`coalition_weights` as one einsum over the (Z, R**S) chance x utility array."""
+    config = tree.config
+    S, R = config.num_seats, config.num_ranks
+    Z = len(tree.terminals)
+    w = chance_utility(tree, coalition).reshape((Z,) + (R,) * S)
+    letters = "abcdefghijklmnop"
+    operands, subs = [w], "z" + letters[:S]
+    for seats, reach in fixed:
+        operands.append(np.asarray(reach).reshape((Z,) + (R,) * len(seats)))
+        subs += ",z" + "".join(letters[s] for s in seats)
+    out = "z" + "".join(letters[s] for s in coalition)
+    return np.einsum(f"{subs}->{out}", *operands, optimize=True).reshape(Z, -1)
+
+
+def random_strategies(tree, seats, num_signals, rng) -> dict:
+    tabs = infoset_tables(tree)
+    out = {}
+    for s in seats:
+        x = rng.random((num_signals, tabs[s].size, 3)) * tabs[s].legal
+        out[s] = x / x.sum(axis=2, keepdims=True)
+    return out
+
+
+# --------------------------------------------------------------------------- anchors
+
 def uniform_values(name):
+    """Every seat's value of the uniform profile, from the library's reach and weights."""
     c = get_config(name)
     tree = build_tree(c)
-    tabs = infoset_tables(tree)
-    reach = {s: team_terminal_reach(tree, tabs, [s], [1.0], {s: tabs[s].uniform_strategy()[None]})
-             for s in range(c.num_seats)}
+    sub = baseline("uniform", c)
+    reach = {s: team_reach(tree, sub, (s,)) for s in range(c.num_seats)}
     out = []
     for s in range(c.num_seats):
         W = coalition_weights(tree, (s,), [((o,), reach[o]) for o in range(c.num_seats) if o != s])
@@ -35,6 +84,8 @@ def uniform_values(name):
 def test_uniform_values_equal_openspiel(name):
     assert uniform_values(name) == pytest.approx(OPENSPIEL_UNIFORM[name], abs=1e-12)
 
+
+# --------------------------------------------------------------------------- reach
 
 def test_seat_reach_is_product_along_path():
     tree = build_tree(get_config("small-team-leduc"))
@@ -55,20 +106,60 @@ def test_seat_reach_is_product_along_path():
 
 def test_team_reach_is_linear_in_signals():
     tree = build_tree(get_config("tiny-team"))
-    tabs = infoset_tables(tree)
     rng = np.random.default_rng(4)
-    strats = {}
-    for s in (0, 2):
-        x = rng.random((3, tabs[s].size, 3)) * tabs[s].legal
-        strats[s] = x / x.sum(axis=2, keepdims=True)
+    strats = random_strategies(tree, (0, 2), 3, rng)
     p = np.array([0.2, 0.5, 0.3])
-    both = team_terminal_reach(tree, tabs, (0, 2), p, strats)
-    parts = sum(team_terminal_reach(tree, tabs, (0, 2), [p[j]], {s: strats[s][j:j + 1] for s in (0, 2)})
-                for j in range(3))
+    both = team_reach(tree, Submission(np.arange(3), p, (0, 2), strats), (0, 2))
+    parts = sum(team_reach(tree, Submission([0], [p[j]], (0, 2), {s: strats[s][j:j + 1] for s in (0, 2)}),
+                           (0, 2)) for j in range(3))
     assert np.allclose(both, parts, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["small-team-leduc", "tiny-team-3p", "leduc-3p"])
+def test_team_reach_equals_reference(name):
+    config = get_config(name)
+    tree = build_tree(config)
+    strats = random_strategies(tree, range(config.num_seats), 3, np.random.default_rng(51))
+    probs = np.array([0.5, 0.2, 0.3])
+    sub = Submission(np.arange(3), probs, tuple(range(config.num_seats)), strats)
+    for team in config.teams:
+        np.testing.assert_allclose(team_reach(tree, sub, team),
+                                   reference_team_reach(tree, team, probs, strats), rtol=0, atol=1e-15)
+
+
+# --------------------------------------------------------------------------- weights
+
+WEIGHT_CASES = [  # (preset, coalition, fixed groups): 2, 3 and 4 seats, teams of one and two
+    ("kuhn", (0,), [(1,)]),
+    ("leduc", (1,), [(0,)]),
+    ("kuhn-100", (1,), [(0,)]),
+    ("kuhn-3p", (1,), [(0,), (2,)]),
+    ("leduc-3p", (2,), [(1,), (0,)]),
+    ("tiny-team-3p", (0, 2), [(1,)]),
+    ("tiny-team-3p", (1,), [(2, 0)]),
+    ("tiny-team", (0, 2), [(1, 3)]),
+    ("tiny-team", (3, 1), [(0, 2)]),
+    ("tiny-team-leduc", (1, 3), [(0,), (2,)]),
+    ("small-team-leduc", (0, 2), [(1, 3)]),
+    ("small-team-leduc", (1, 3), [(0, 2)]),
+    ("team-leduc-2025", (1, 3), [(0, 2)]),
+]
+
+
+@pytest.mark.parametrize("name, coalition, groups", WEIGHT_CASES)
+def test_coalition_weights_equal_reference(name, coalition, groups):
+    config = get_config(name)
+    tree = build_tree(config)
+    rng = np.random.default_rng(1)
+    R, Z = config.num_ranks, len(tree.terminals)
+    fixed = [(g, rng.random((Z, R ** len(g)))) for g in groups]
+    np.testing.assert_allclose(coalition_weights(tree, coalition, fixed),
+                               reference_weights(tree, coalition, fixed), rtol=0, atol=1e-12)
 
 
 def test_coalition_weights_need_every_seat():
     tree = build_tree(get_config("kuhn"))
     with pytest.raises(ValueError, match="cover every seat"):
         coalition_weights(tree, (0,), [])
+    with pytest.raises(ValueError, match="columns"):
+        coalition_weights(tree, (0,), [((1,), np.ones((5, 2)))])

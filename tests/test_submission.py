@@ -22,17 +22,21 @@ TINY = get_config("tiny-team")
 TABLES = infoset_tables(build_tree(TINY))
 
 
-def random_submission(config, seats, num_signals, seed=0):
+def random_submission(config, seats, num_signals, seed=0, *, pure_rows=0.2, signals=None):
+    """Random behavioural strategies, a share ``pure_rows`` of the rows pure (c), random signal
+    probabilities; signals 1, 4, 7, ... unless given."""
     rng = np.random.default_rng(seed)
     tables = infoset_tables(build_tree(config))
     probs = rng.random(num_signals) + 0.1
     strategies = {}
     for s in seats:
         a = rng.random((num_signals, tables[s].size, 3)) * tables[s].legal
-        a[rng.random(a.shape[:2]) < 0.2] *= np.array([1.0, 0.0, 0.0])   # some pure rows
-        a[a.sum(axis=2) == 0] = [1.0, 0.0, 0.0]
+        if pure_rows:
+            a[rng.random(a.shape[:2]) < pure_rows] *= np.array([1.0, 0.0, 0.0])
+            a[a.sum(axis=2) == 0] = [1.0, 0.0, 0.0]
         strategies[s] = a / a.sum(axis=2, keepdims=True)
-    return Submission(np.arange(num_signals) * 3 + 1, probs / probs.sum(), seats, strategies)
+    signals = np.arange(num_signals) * 3 + 1 if signals is None else signals
+    return Submission(signals, probs / probs.sum(), seats, strategies)
 
 
 def assert_same(a: Submission, b: Submission):

@@ -6,7 +6,8 @@ import pytest
 
 from teamleduc.config import PRESETS, get_config
 from teamleduc.infosets import infoset_tables
-from teamleduc.payoffs import chance_utility, deal_community_probabilities, deal_probabilities, deals
+from teamleduc.payoffs import (chance_utility, deal_community_probabilities, deal_probabilities, deals,
+                               payoff_groups, utilities_at)
 from teamleduc.tree import CHANCE, DECISION, TERMINAL, build_tree
 
 from . import simulator
@@ -118,3 +119,27 @@ def test_levels_cover_every_node_once():
     tree = build_tree(get_config("team-leduc-2025"))
     allnodes = np.concatenate(tree.levels)
     assert (np.sort(allnodes) == np.arange(tree.num_nodes)).all()
+
+
+@pytest.mark.parametrize("name", ["kuhn", "leduc-3p", "tiny-team-3p", "tiny-team-leduc", "small-team-leduc",
+                                  "team-leduc-2025"])
+def test_payoff_groups_give_chance_utility(name):
+    """Both forms of P x u from the per-group tables agree, and agree with utilities_at."""
+    config = get_config(name)
+    tree = build_tree(config)
+    seats = tuple(config.teams[0])
+    g = payoff_groups(tree, seats)
+    cu = chance_utility(tree, seats)
+    folded = g.pot[:, None] * g.ws[g.key] - g.paid[:, None] * g.weight[g.key]
+    np.testing.assert_allclose(folded, cu, rtol=0, atol=1e-15)
+    x = deals(config)
+    pdeal = deal_probabilities(config)
+    pjoint = deal_community_probabilities(config) if config.has_community else None
+    rng = np.random.default_rng(0)
+    for z in rng.choice(len(tree.terminals), size=min(40, len(tree.terminals)), replace=False):
+        node = int(tree.terminals[z])
+        y = int(tree.community[node])
+        for d in range(len(x)):
+            u = utilities_at(tree, node, [int(c) for c in x[d]], y)[list(seats)].sum()
+            w = pdeal[d] if y < 0 else pjoint[d, y]
+            assert cu[z, d] == pytest.approx(w * u, rel=0, abs=1e-15)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import echo_json, preset_option
+from ..cli import echo_json, echo_result, preset_option
 
 SUB_HELP = ("a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
             "cautious, random-pure[:SEED]")
@@ -74,10 +74,7 @@ def exploitability_command(sub, config, as_json):
         result = nash_conv(config, sub)
     else:
         result = exploitability(config, sub)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(str(result))
+    echo_result(result, as_json)
 
 
 COMMANDS = [best_response_command, exploitability_command]

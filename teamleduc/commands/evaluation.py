@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from ..cli import echo_json, preset_option
+from ..cli import echo_json, echo_result, preset_option
 
 SUB_HELP = ("a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
             "cautious, random-pure[:SEED]")
@@ -36,10 +36,7 @@ def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
     """
     from ..evaluate import evaluate as run
     result = run(team_a_sub, team_b_sub, config, cards=cards, community=community)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(str(result))
+    echo_result(result, as_json)
 
 
 @click.command()
@@ -55,10 +52,7 @@ def match(x, y, config, as_json):
     """
     from ..evaluate import match as run
     result = run(x, y, config)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(str(result))
+    echo_result(result, as_json)
 
 
 @click.command()

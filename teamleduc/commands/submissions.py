@@ -11,12 +11,13 @@ Without ``--preset`` the preset follows the files: ``team-leduc-2025`` for the 2
 
 from __future__ import annotations
 
-import json
+import contextlib
 import sys
 from pathlib import Path
 
 import click
 
+from ..cli import echo_result
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
 from ..safeio import SubmissionError
@@ -59,6 +60,19 @@ def _seats(text: str, config: GameConfig):
         raise click.BadParameter(msg, param_hint="'--seats'") from None
 
 
+@contextlib.contextmanager
+def _user_errors_exit():
+    """A user error ends the command here: its message, then its exit code (2 for an OSError)."""
+    try:
+        yield
+    except TeamLeducError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(e.exit_code)
+    except OSError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+
+
 def _echo_findings(findings, prefix: str, err: bool) -> None:
     for f in findings:
         click.echo(f"{prefix}: {f}", err=err)
@@ -82,18 +96,9 @@ def validate(path, preset, seats_text, as_json):
     from ..validate import validate_submission
     config = _config(preset, path)
     seats = _seats(seats_text, config)
-    try:
+    with _user_errors_exit():
         report = validate_submission(path, config, seats)
-    except TeamLeducError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(e.exit_code)
-    except OSError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(2)
-    if as_json:
-        click.echo(json.dumps(report.to_dict(), indent=2))
-    else:
-        click.echo(str(report))
+    echo_result(report, as_json)
     sys.exit(0 if report.ok else 1)
 
 
@@ -115,21 +120,16 @@ def convert(src, dst, to, preset, seats_text, overwrite):
     from ..formats2025 import convert as run_convert
     config = _config(preset, src, to)
     seats = _seats(seats_text, config)
-    try:
-        result = run_convert(src, dst, to, config, seats, overwrite=overwrite)
-    except SubmissionError as e:
-        _echo_findings(e.findings, "error", err=False)
-        click.echo(f"INVALID: {e.message}", err=False)
-        sys.exit(1)
-    except FileExistsError as e:
-        click.echo(f"error: {e}; pass --overwrite to replace it", err=True)
-        sys.exit(2)
-    except TeamLeducError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(e.exit_code)
-    except OSError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+    with _user_errors_exit():
+        try:
+            result = run_convert(src, dst, to, config, seats, overwrite=overwrite)
+        except SubmissionError as e:
+            _echo_findings(e.findings, "error", err=False)
+            click.echo(f"INVALID: {e.message}", err=False)
+            sys.exit(1)
+        except FileExistsError as e:
+            click.echo(f"error: {e}; pass --overwrite to replace it", err=True)
+            sys.exit(2)
     _echo_findings(result.warnings, "warning", err=True)
     click.echo(str(result))
 
