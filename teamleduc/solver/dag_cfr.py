@@ -1,0 +1,203 @@
+"""Regret minimisation on both teams' belief DAGs: CFR+, DCFR and predictive CFR+.
+
+Method. Each team's correlated strategies form the flow polytope of its team belief DAG
+(Zhang, Farina and Sandholm, "Team belief DAG: generalizing the sequence form to team games
+for fast computation of correlated team max-min equilibria via regret minimization", ICML
+2023); the two-team game is a bilinear saddle point over the two polytopes. Counterfactual
+regret minimisation (Zinkevich et al., NeurIPS 2007) runs on the DAG exactly as on a tree: a
+DAG decision point is a (public node, belief) pair where a member acts, its actions are the
+prescriptions (rows of :func:`teamleduc.belief.prescription_table`), and its counterfactual
+value of a row is ``sum_a V(child_a, belief through a)``. One iteration per team is
+
+1. ``W`` = the team's payoff weights against the other team's current reach (exact);
+2. one bottom-up pass: values under the current strategy, then for every row
+   ``R <- R + (u_row - ev)``, discounted, and the new strategy by regret matching;
+3. one top-down pass: the flow of the new strategy, added (weight ``t**gamma``) to the
+   cumulative strategy, and the team's terminal reach for the other team's next ``W``.
+
+Updates alternate between the teams. The variants differ only by a frozen
+:class:`Discounting` (Brown and Sandholm, "Solving imperfect-information games via discounted
+regret minimization", AAAI 2019: after each update positive regrets are multiplied by
+``t**alpha / (t**alpha + 1)``, negative ones by ``t**beta / (t**beta + 1)``, and iteration t
+weighs ``t**gamma`` in the average):
+
+* CFR+ (Tammelin 2014): ``alpha = inf, beta = -inf`` (regrets floored at 0, regret matching+);
+* DCFR: ``alpha = 1.5, beta = 0, gamma = 2``;
+* predictive CFR+ (Farina, Kroer and Sandholm, AAAI 2021): CFR+ whose strategy is regret
+  matching on ``R + m`` with the prediction ``m`` = the last instantaneous regret.
+
+The average strategies converge to a TMECor; their exact saddle-point gap is measured with the
+exact best-response DP on each DAG (:func:`teamleduc.solver.dag.best_values`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .common import Candidates, Measurement, ProductStrategy
+from .dag import (ROW_DTYPE, DagGame, best_values, cfr_update, dag_game, extract_pure, flows,
+                  marginals, normalize)
+
+
+@dataclass(frozen=True)
+class Discounting:
+    """How a regret minimiser discounts (see the module docstring).
+
+    alpha, beta : exponents of the factors ``t**a / (t**a + 1)`` applied after iteration t to
+        positive and negative cumulative regrets (``inf`` keeps, ``-inf`` zeroes).
+    gamma : iteration t weighs ``t**gamma`` in the average strategy.
+    predictive : regret matching on ``R + last instantaneous regret`` (predictive CFR+).
+    """
+
+    alpha: float = math.inf
+    beta: float = -math.inf
+    gamma: float = 1.0
+    predictive: bool = False
+
+    def factors(self, t: int) -> tuple[float, float]:
+        return _factor(self.alpha, t), _factor(self.beta, t)
+
+    def weight(self, t: int) -> float:
+        return float(t) ** self.gamma
+
+    def to_dict(self) -> dict:
+        return {"alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
+                "predictive": self.predictive}
+
+
+def _factor(e: float, t: int) -> float:
+    if e == math.inf:
+        return 1.0
+    if e == -math.inf:
+        return 0.0
+    p = float(t) ** e
+    return p / (p + 1.0)
+
+
+def cfr_plus(gamma: float = 2.0) -> Discounting:
+    """CFR+ (regret matching+, alternating updates), average weights ``t**gamma``."""
+    return Discounting(math.inf, -math.inf, gamma, False)
+
+
+def dcfr(alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> Discounting:
+    """Discounted CFR with the recommended (1.5, 0, 2)."""
+    return Discounting(alpha, beta, gamma, False)
+
+
+def pcfr_plus(gamma: float = 2.0) -> Discounting:
+    """Predictive CFR+."""
+    return Discounting(math.inf, -math.inf, gamma, True)
+
+
+#: method name -> Discounting (the names ``solve`` accepts for this module)
+VARIANTS = {"cfr+": cfr_plus(), "dcfr": dcfr(), "pcfr+": pcfr_plus()}
+
+
+class RegretMinimizer:
+    """Regret minimisation on both teams' belief DAGs with a fixed :class:`Discounting`.
+
+    State (per team k): ``reg[k]``, ``cum[k]``, ``sigma[k]`` (and ``last[k]`` when
+    predictive), one entry per DAG row; ``reach[k]`` (Z, X) terminal reach of the current
+    strategy. ``t`` counts completed iterations.
+    """
+
+    def __init__(self, config, discounting: Discounting, name: str = "dag-cfr"):
+        self.game: DagGame = dag_game(config)
+        self.discounting = discounting
+        self.name = name
+        g = self.game
+        N = g.tree.num_nodes
+        self.t = 0
+        self.reg, self.cum, self.sigma, self.last = [], [], [], []
+        self.V, self.F, self.reach = [], [], []
+        for d in g.dags:
+            self.reg.append(np.zeros(d.num_rows, ROW_DTYPE))
+            self.cum.append(np.zeros(d.num_rows, ROW_DTYPE))
+            self.sigma.append(d.uniform_sigma())
+            self.last.append(np.zeros(d.num_rows if discounting.predictive else 0, ROW_DTYPE))
+            self.V.append(d.new_values())
+            self.F.append(d.new_values())
+        for k, d in enumerate(g.dags):
+            self.reach.append(flows(d, self.sigma[k], self.F[k]))
+
+    @property
+    def iterations(self) -> int:
+        return self.t
+
+    def iterate(self, n: int = 1) -> None:
+        """Run ``n`` iterations (alternating updates: team A, then team B)."""
+        g, disc = self.game, self.discounting
+        for _ in range(n):
+            self.t += 1
+            pos_f, neg_f = disc.factors(self.t)
+            w = disc.weight(self.t)
+            for k, d in enumerate(g.dags):
+                cfr_update(g, k, self.reach[1 - k], self.V[k], self.reg[k], self.sigma[k],
+                           self.last[k], pos_f, neg_f, disc.predictive)
+                self.reach[k] = flows(d, self.sigma[k], self.F[k], self.cum[k], w)
+
+    def average_sigma(self, team: int) -> np.ndarray:
+        """The average behavioural DAG strategy of ``team`` (a copy)."""
+        return normalize(self.game.dags[team], self.cum[team])
+
+    def average_reach(self, team: int) -> np.ndarray:
+        """(Z, X) terminal reach of the average strategy (uses the team's flow scratch)."""
+        if self.t == 0:
+            return self.reach[team].copy()
+        return flows(self.game.dags[team], self.average_sigma(team), self.F[team])
+
+    def measure(self, elapsed: float = 0.0, candidates: Candidates | None = None) -> Measurement:
+        """Exact bounds of the average strategies; their pure best responses go to
+        ``candidates``."""
+        g = self.game
+        TA, TB = self.average_reach(0), self.average_reach(1)
+        up = best_values(g, 0, TB, self.V[0])
+        if candidates is not None:
+            candidates.add(0, extract_pure(g.dags[0], V=self.V[0]))
+        vb = best_values(g, 1, TA, self.V[1])
+        if candidates is not None:
+            candidates.add(1, extract_pure(g.dags[1], V=self.V[1]))
+        return Measurement(self.t, elapsed, -vb, up, "average")
+
+    def add_export_candidates(self, candidates: Candidates, peel_count: int = 400,
+                              time_limit: float = float("inf")) -> None:
+        """Add export candidates drawn from the average strategies: pure strategies peeled
+        from the average flow (at most ``peel_count`` per team, within ``time_limit`` seconds
+        for both teams), and the product of the members' average marginals."""
+        from .export import peel
+        for k, d in enumerate(self.game.dags):
+            if self.t == 0:
+                continue
+            for pure in peel(d, self.cum[k], peel_count, time_limit=time_limit / 2):
+                candidates.add(k, pure, "peel")
+            sig = self.average_sigma(k)
+            flows(d, sig, self.F[k])
+            candidates.add(k, ProductStrategy(d.seats, marginals(d, sig, self.F[k])), "product")
+
+    # ------------------------------------------------------------------ checkpoints
+
+    def state(self) -> dict[str, np.ndarray]:
+        out = {"t": np.array(self.t)}
+        for k in (0, 1):
+            out[f"reg{k}"] = self.reg[k]
+            out[f"cum{k}"] = self.cum[k]
+            out[f"sigma{k}"] = self.sigma[k]
+            out[f"last{k}"] = self.last[k]
+        return out
+
+    def load_state(self, state) -> None:
+        g = self.game
+        for k, d in enumerate(g.dags):
+            for name, arr in (("reg", self.reg), ("cum", self.cum), ("sigma", self.sigma),
+                              ("last", self.last)):
+                a = np.asarray(state[f"{name}{k}"], dtype=ROW_DTYPE)
+                if a.shape != arr[k].shape:
+                    raise ValueError(f"checkpoint array {name}{k} has shape {a.shape}, "
+                                     f"expected {arr[k].shape} (another game or method?)")
+                arr[k][...] = a
+        self.t = int(state["t"])
+        for k, d in enumerate(g.dags):
+            self.reach[k] = flows(d, self.sigma[k], self.F[k])

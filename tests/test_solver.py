@@ -1,0 +1,358 @@
+"""TMECor solver (issue 6): values against independent linear programmes, exact export gaps,
+correlation kept by the export, checkpoints, Ctrl-C and the ``solve`` command.
+
+The oracles are written here, independently of the solver:
+
+* :func:`enumeration_lp_value` enumerates every joint pure strategy of each team (each seat's
+  pure strategies, deduplicated by their terminal reach, then all pairs for a team of two),
+  evaluates the payoff matrix exactly from :func:`teamleduc.payoffs.chance_utility`, and solves
+  the matrix game with HiGHS: the TMECor value by definition;
+* :func:`sequence_form_lp_value` is the classic sequence-form LP of a two-player zero-sum game
+  (von Stengel 1996; Koller, Megiddo and von Stengel 1994) built from the public tree.
+
+Every exported submission is re-measured with :func:`teamleduc.best_response.exploitability`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from scipy.optimize import linprog
+
+from teamleduc.best_response import exploitability
+from teamleduc.config import get_config
+from teamleduc.errors import TeamLeducError
+from teamleduc.infosets import infoset_tables
+from teamleduc.payoffs import chance_utility
+from teamleduc.reach import seat_reach
+from teamleduc.solver import INTERRUPTED, ITERATION_LIMIT, METHODS, solve
+from teamleduc.solver.column_generation import solve_matrix_game
+from teamleduc.solver.dag_cfr import cfr_plus, dcfr
+from teamleduc.submission import load_submission
+from teamleduc.tree import build_tree
+
+KUHN_VALUE = -1.0 / 18.0
+ALL_METHODS = sorted(METHODS)
+CFR_METHODS = [m for m in ALL_METHODS if METHODS[m] == "dag_cfr"]
+#: kuhn-3p with teams {1,3} against {2}: a small team game whose value is not 0
+KUHN3_TEAMS = get_config("kuhn-3p", teams=((0, 2), (1,)))
+
+
+# --------------------------------------------------------------------------- oracles
+
+def _seat_pure_reaches(tree, table) -> np.ndarray:
+    """(P, Z, R) distinct terminal reaches of every pure strategy of one seat."""
+    choices = [np.flatnonzero(legal) for legal in table.legal]
+    seen = {}
+    for combo in itertools.product(*choices):
+        strategy = np.zeros((table.size, 3))
+        strategy[np.arange(table.size), combo] = 1.0
+        r = seat_reach(tree, table, strategy)[tree.terminals]
+        seen.setdefault(r.tobytes(), r)
+    return np.array(list(seen.values()))
+
+
+def _team_pure_reaches(tree, tables, seats) -> np.ndarray:
+    """(P, Z, R**m) terminal reach of every joint pure strategy of a team (members in order)."""
+    per_seat = [_seat_pure_reaches(tree, tables[s]) for s in seats]
+    if len(seats) == 1:
+        return per_seat[0]
+    a, b = per_seat
+    joint = a[:, None, :, :, None] * b[None, :, :, None, :]
+    return joint.reshape(len(a) * len(b), a.shape[1], -1)
+
+
+def enumeration_lp_value(config) -> float:
+    """TMECor value of team A: the matrix game over both teams' joint pure strategies."""
+    tree = build_tree(config)
+    tables = infoset_tables(tree)
+    A, B = (tuple(sorted(t)) for t in config.teams)
+    R, S = config.num_ranks, config.num_seats
+    Z = len(tree.terminals)
+    TA = _team_pure_reaches(tree, tables, A)
+    TB = _team_pure_reaches(tree, tables, B)
+    cu = chance_utility(tree, A).reshape((Z,) + (R,) * S)
+    cu = cu.transpose([0] + [1 + s for s in A] + [1 + s for s in B]).reshape(Z, R ** len(A), R ** len(B))
+    G = np.einsum("zab,jzb->jza", cu, TB)                           # B column j as weights on A
+    M = TA.reshape(len(TA), -1) @ G.reshape(len(TB), -1).T          # (nA, nB) team A's value
+    n, m = M.shape
+    res = linprog(np.r_[np.zeros(n), -1.0],
+                  A_ub=np.hstack([-M.T, np.ones((m, 1))]), b_ub=np.zeros(m),
+                  A_eq=np.r_[np.ones(n), 0.0][None], b_eq=[1.0],
+                  bounds=[(0, None)] * n + [(None, None)], method="highs")
+    assert res.status == 0
+    return -res.fun
+
+
+def sequence_form_lp_value(config) -> float:
+    """Value of seat 1 in a two-player zero-sum game, by the sequence-form LP."""
+    tree = build_tree(config)
+    tables = infoset_tables(tree)
+    R, N = config.num_ranks, tree.num_nodes
+    Z = len(tree.terminals)
+    seq_index, last_seq, parent_seq = [], [], []
+    for seat in (0, 1):
+        t = tables[seat]
+        idx = np.full((t.size, 3), -1)
+        legal = np.argwhere(t.legal)
+        idx[legal[:, 0], legal[:, 1]] = 1 + np.arange(len(legal))   # 0 = empty sequence
+        last = np.zeros((N, R), int)
+        for h in range(1, N):
+            p = tree.parent[h]
+            if tree.kind[p] == 0 and tree.actor[p] == seat:
+                last[h] = idx[t.id_of[p], tree.action[h]]
+            else:
+                last[h] = last[p]
+        seq_index.append(idx)
+        last_seq.append(last)
+        parent_seq.append(last[t.node, t.rank])
+    n0, n1 = (1 + int(tables[s].legal.sum()) for s in (0, 1))
+    cu = chance_utility(tree, (0,)).reshape(Z, R, R)
+    A = np.zeros((n0, n1))
+    s0 = last_seq[0][tree.terminals]                                  # (Z, R)
+    s1 = last_seq[1][tree.terminals]
+    for x0 in range(R):
+        for x1 in range(R):
+            np.add.at(A, (s0[:, x0], s1[:, x1]), cu[:, x0, x1])
+
+    def constraints(seat, n):
+        t = tables[seat]
+        E = np.zeros((1 + t.size, n))
+        E[0, 0] = 1.0
+        for i in range(t.size):
+            E[1 + i, seq_index[seat][i][t.legal[i]]] = 1.0
+            E[1 + i, parent_seq[seat][i]] -= 1.0
+        e = np.zeros(1 + t.size)
+        e[0] = 1.0
+        return E, e
+
+    E, e = constraints(0, n0)
+    F, f = constraints(1, n1)
+    # max_{x, q} f.q  s.t.  E x = e, x >= 0, F^T q - A^T x <= 0
+    k = F.shape[0]
+    res = linprog(np.r_[np.zeros(n0), -f],
+                  A_ub=np.hstack([-A.T, F.T]), b_ub=np.zeros(n1),
+                  A_eq=np.hstack([E, np.zeros((E.shape[0], k))]), b_eq=e,
+                  bounds=[(0, None)] * n0 + [(None, None)] * k, method="highs")
+    assert res.status == 0
+    return -res.fun
+
+
+# --------------------------------------------------------------------------- oracles first
+
+def test_oracles_reproduce_published_values():
+    assert enumeration_lp_value(get_config("kuhn")) == pytest.approx(KUHN_VALUE, abs=1e-9)
+    assert sequence_form_lp_value(get_config("kuhn")) == pytest.approx(KUHN_VALUE, abs=1e-9)
+    # classic Leduc: the published game value for the first player is about -0.0856
+    assert sequence_form_lp_value(get_config("leduc")) == pytest.approx(-0.0856, abs=5e-5)
+
+
+def test_matrix_game_solver_on_rock_paper_scissors():
+    M = np.array([[0.0, -1, 1], [1, 0, -1], [-1, 1, 0]]) + 2.0
+    lam, mu, value = solve_matrix_game(M)
+    assert value == pytest.approx(2.0, abs=1e-9)
+    np.testing.assert_allclose(lam, 1 / 3, atol=1e-9)
+    np.testing.assert_allclose(mu, 1 / 3, atol=1e-9)
+
+
+# --------------------------------------------------------------------------- the common suite
+
+def _check_export(config, result, tol=1e-6):
+    """The reported bounds are the exported submission's, re-measured independently."""
+    ex = exploitability(config, result.submission)
+    assert ex.worst_case_a == pytest.approx(result.lower, abs=1e-9)
+    assert ex.br_a.value == pytest.approx(result.upper, abs=1e-9)
+    assert result.gap == pytest.approx(ex.gap, abs=1e-9)
+    assert result.gap <= tol
+    assert result.signals <= 100
+    assert not result.submission.problems(config)
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+def test_team_value_matches_enumeration_lp(method):
+    config = get_config("tiny-team-3p")
+    v = enumeration_lp_value(config)
+    r = solve(config, method, time_limit=30, target_gap=1e-9, handle_sigint=False)
+    assert r.success
+    assert r.lower == pytest.approx(v, abs=1e-6)
+    assert r.upper == pytest.approx(v, abs=1e-6)
+    _check_export(config, r)
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+def test_kuhn_nash_value(method):
+    r = solve("kuhn", method, time_limit=20, target_gap=1e-9, handle_sigint=False)
+    assert r.lower == pytest.approx(KUHN_VALUE, abs=1e-6)
+    assert r.upper == pytest.approx(KUHN_VALUE, abs=1e-6)
+    _check_export(get_config("kuhn"), r)
+
+
+@pytest.mark.parametrize("method", CFR_METHODS)
+def test_leduc_nash_value_and_nashconv(method):
+    config = get_config("leduc")
+    v = sequence_form_lp_value(config)
+    r = solve(config, method, time_limit=4, target_gap=1e-6, handle_sigint=False)
+    assert r.lower - 1e-9 <= v <= r.upper + 1e-9
+    _check_export(config, r, tol=1e-6)         # NashConv of the export (two players: the gap)
+
+
+@pytest.mark.parametrize("method", ALL_METHODS)
+@pytest.mark.parametrize("preset", ["tiny-team", "kuhn3-teams"])
+def test_team_games_exact_export(method, preset):
+    config = KUHN3_TEAMS if preset == "kuhn3-teams" else get_config(preset)
+    r = solve(config, method, time_limit=30, target_gap=1e-9, handle_sigint=False)
+    assert r.success
+    _check_export(config, r)
+    if preset == "kuhn3-teams":
+        assert r.lower == pytest.approx(7 / 264, abs=1e-6)   # all methods agree on v*
+
+
+@pytest.mark.parametrize("method", CFR_METHODS)
+def test_two_round_team_game(method):
+    config = get_config("tiny-team-leduc")
+    r = solve(config, method, time_limit=30, target_gap=1e-9, handle_sigint=False)
+    assert r.success
+    assert r.lower == pytest.approx(0.1319361388, abs=1e-6)
+    _check_export(config, r)
+
+
+# --------------------------------------------------------------------------- the export
+
+def test_export_keeps_the_correlation():
+    """Averaging members' marginals into one behaviour profile loses value; the export does not."""
+    from teamleduc.solver.common import Candidates
+    from teamleduc.solver.dag import flows, marginals
+    from teamleduc.solver.dag_cfr import RegretMinimizer
+    from teamleduc.solver.export import export, merge_submission
+    from teamleduc.solver.common import ProductStrategy, TeamMixture
+
+    config = get_config("tiny-team-leduc")
+    rm = RegretMinimizer(config, dcfr())
+    cand = Candidates()
+    for _ in range(20):
+        rm.iterate(100)
+        rm.measure(0.0, cand)
+    avg = rm.measure()
+    rm.add_export_candidates(cand)
+    ex = export(rm.game, cand, time_limit=30)
+    assert ex.gap <= 1e-9
+    v = ex.lower
+    # the decorrelated profile: each member's average marginal, one signal
+    mixtures = []
+    for team, dag in enumerate(rm.game.dags):
+        sig = rm.average_sigma(team)
+        flows(dag, sig, rm.F[team])
+        mixtures.append(TeamMixture(team, dag.seats, np.array([1.0]),
+                                    (ProductStrategy(dag.seats, marginals(dag, sig, rm.F[team])),)))
+    flat = exploitability(config, merge_submission(rm.game, mixtures))
+    assert avg.lower - 1e-9 <= v <= avg.upper + 1e-9
+    assert flat.worst_case_a < v - 0.02       # team A loses more than 2 cents per hand
+    assert flat.gap > 100 * avg.gap
+
+
+def test_signal_cap_and_merge():
+    config = get_config("tiny-team-leduc")
+    r = solve(config, "dcfr", time_limit=4, target_gap=1e-9, max_signals=6, handle_sigint=False)
+    sub = r.submission
+    assert sub.num_signals <= 6
+    assert r.team_signals[0] + r.team_signals[1] - 1 >= sub.num_signals
+    assert sub.probs.sum() == pytest.approx(1.0, abs=1e-12)
+    _check_export(config, r, tol=np.inf)       # bounds exact even when the cap costs value
+    # each team's marginal: signals that share a team strategy add up to its mixture weight
+    for team in config.teams:
+        keys = {}
+        for k, p in enumerate(sub.probs):
+            key = b"".join(sub.strategies[s][k].tobytes() for s in team)
+            keys[key] = keys.get(key, 0.0) + p
+        assert len(keys) <= r.team_signals[config.teams.index(team)]
+
+
+# --------------------------------------------------------------------------- runs
+
+def _cum(folder):
+    with np.load(os.path.join(folder, "checkpoint.npz")) as z:
+        return {k: z[k] for k in z.files if k.startswith("alg/")}
+
+
+def test_resume_continues_exactly(tmp_path):
+    config = get_config("tiny-team-leduc")
+    straight = tmp_path / "straight"
+    solve(config, "dcfr", max_iterations=60, time_limit=6, out_dir=straight, handle_sigint=False)
+    first = tmp_path / "first"
+    solve(config, "dcfr", max_iterations=25, time_limit=6, out_dir=first, handle_sigint=False)
+    second = tmp_path / "second"
+    r = solve(config, None, max_iterations=60, time_limit=6, out_dir=second, resume=first,
+              handle_sigint=False)
+    assert r.iterations == 60 and r.status == ITERATION_LIMIT
+    a, b = _cum(straight), _cum(second)
+    assert set(a) == set(b)
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+    report = json.loads((second / "solve-report.json").read_text())
+    assert report["iterations"] == 60
+    with pytest.raises(ValueError, match="made by"):
+        solve(config, "cfr+", time_limit=5, resume=first, handle_sigint=False)
+
+
+def test_ctrl_c_writes_checkpoint_and_valid_submission(tmp_path):
+    config = get_config("tiny-team-leduc")
+    seen = []
+
+    def progress(m):
+        seen.append(m)
+        if len(seen) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    r = solve(config, "dcfr", time_limit=60, out_dir=tmp_path, progress=progress)
+    assert r.status == INTERRUPTED
+    assert r.seconds < 30
+    assert (tmp_path / "checkpoint.npz").exists()
+    sub = load_submission(tmp_path / "submission", config)
+    assert sub.num_signals == r.signals
+    ex = exploitability(config, sub)
+    assert ex.gap == pytest.approx(r.gap, abs=1e-9)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="unknown method"):
+        solve("kuhn", "simplex", time_limit=1)
+    with pytest.raises(TeamLeducError, match="two"):
+        solve("kuhn-3p", time_limit=1)
+    with pytest.raises(TeamLeducError, match="no checkpoint"):
+        solve("kuhn", time_limit=1, resume="/nonexistent/run")
+
+
+def test_discounting_factors():
+    assert cfr_plus().factors(7) == (1.0, 0.0)
+    pos, neg = dcfr().factors(1)
+    assert (pos, neg) == (0.5, 0.5)
+    pos, neg = dcfr().factors(4)
+    assert pos == pytest.approx(8 / 9) and neg == pytest.approx(0.5)
+    assert dcfr().weight(3) == 9.0
+
+
+def test_solve_command(tmp_path):
+    from teamleduc.cli import cli
+    out = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["solve", "--preset", "kuhn", "--time-limit", "3",
+                                   "--target-gap", "1e-9", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert any(l.startswith("iter ") and "lower" in l and "upper" in l and "gap" in l for l in lines)
+    assert lines[-1].startswith("final gap ")
+    report = json.loads((out / "solve-report.json").read_text())
+    for key in ("preset", "version", "algorithm", "iterations", "seconds", "value_lower",
+                "value_upper", "gap", "signals", "peak_memory_bytes", "history"):
+        assert key in report
+    assert report["preset"] == "kuhn" and report["algorithm"] == "dcfr"
+    assert report["value_lower"] == pytest.approx(KUHN_VALUE, abs=1e-6)
+    assert (out / "convergence.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    load_submission(out / "submission", "kuhn")
+    res = CliRunner().invoke(cli, ["solve", "--preset", "kuhn-3p", "--out", str(tmp_path / "x")])
+    assert res.exit_code != 0
