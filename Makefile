@@ -7,6 +7,9 @@ STAMP  := $(VENV)/.installed
 
 PRESET ?= team-leduc
 DATA   ?= data
+OUT    ?= out
+# seconds for the solver in `make run` (export included); raise it for a smaller gap
+TIME   ?= 300
 
 .PHONY: install run test bench clean
 
@@ -19,10 +22,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-## the main job end to end on defaults
+## the main job end to end on defaults: files, solve, validate, grade, gap
 run: install
 	$(TL) info --preset $(PRESET)
 	$(TL) infosets --preset $(PRESET) --out $(DATA)
+	$(TL) solve --preset $(PRESET) --time-limit $(TIME) --out $(OUT)/solution
+	$(TL) validate $(OUT)/solution/submission --preset $(PRESET) --seats all
+	$(TL) grade $(OUT)/solution/submission --baselines all --preset $(PRESET) --out $(OUT)/grading
+	$(TL) exploitability $(OUT)/solution/submission --preset $(PRESET)
 
 test: install
 	$(PY) -m pytest tests
