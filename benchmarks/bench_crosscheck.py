@@ -8,6 +8,24 @@ with a message when open-spiel is not installed.
 import time
 
 
+def uniform_values(preset: str) -> list[float]:
+    """Every seat's exact expected utility when all seats play uniformly (library only)."""
+    from teamleduc.config import get_config
+    from teamleduc.reach import coalition_weights, team_reach
+    from teamleduc.submission import uniform_submission
+    from teamleduc.tree import build_tree
+
+    config = get_config(preset)
+    tree = build_tree(config)
+    sub = uniform_submission(config)
+    reach = {s: team_reach(tree, sub, (s,)) for s in range(config.num_seats)}
+    out = []
+    for s in range(config.num_seats):
+        W = coalition_weights(tree, (s,), [((o,), reach[o]) for o in range(config.num_seats) if o != s])
+        out.append(float((W * reach[s]).sum()))
+    return out
+
+
 def main() -> None:
     try:
         import pyspiel
@@ -16,8 +34,6 @@ def main() -> None:
     except ImportError:
         print("open-spiel is not installed: skipped (pip install -e '.[crosscheck]')")
         return
-    from tests.test_reach import uniform_values
-
     for ours, name, params in [("kuhn", "kuhn_poker", {}), ("leduc", "leduc_poker", {}),
                                ("kuhn-3p", "kuhn_poker", {"players": 3}),
                                ("leduc-3p", "leduc_poker", {"players": 3})]:
