@@ -349,7 +349,7 @@ class NashConv:
         lines.append(f"  NashConv: {self.nash_conv:.12f}  (exploitability = NashConv / "
                      f"{c.num_seats}: {self.nash_conv / c.num_seats:.12f})")
         if c.num_seats == 2:
-            lines.append(f"  (two players: NashConv = saddle-point gap BR_1 + BR_2)")
+            lines.append("  (two players: NashConv = saddle-point gap BR_1 + BR_2)")
         lines.append(f"  ({self.seconds:.2f} s)")
         return "\n".join(lines)
 

@@ -14,7 +14,6 @@ import os
 import pkgutil
 import sys
 import time
-from pathlib import Path
 
 import click
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from .rules import ACTION_CHARS
-from .tree import DECISION, PublicTree, build_tree
+from .tree import PublicTree, build_tree
 
 
 def edge_tokens(tree: PublicTree) -> list[str]:

@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from . import rules
 from .config import GameConfig
 from .errors import TeamLeducError
 from .infosets import infoset_tables
 from .payoffs import utilities_at
-from .tree import CHANCE, DECISION, TERMINAL, build_tree
+from .tree import CHANCE, TERMINAL, build_tree
 
 
 @dataclass(frozen=True)

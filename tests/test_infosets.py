@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from teamleduc.cli import cli
 from teamleduc.config import PRESETS, get_config
-from teamleduc.infosets import format_rows, infoset_tables, node_histories, write_infoset_files
+from teamleduc.infosets import format_rows, infoset_tables, write_infoset_files
 from teamleduc.tree import build_tree
 
 
