@@ -256,6 +256,42 @@ def test_export_keeps_the_correlation():
     assert flat.gap > 100 * avg.gap
 
 
+
+def test_refined_export_is_no_worse_and_exact():
+    """The optional refinement (per-signal behaviour optimised member by member) never
+    returns a worse export, keeps the signal cap, and reports the exact bounds of what it
+    returns."""
+    from teamleduc.solver.common import Candidates
+    from teamleduc.solver.dag_cfr import RegretMinimizer
+    from teamleduc.solver.export import export
+    from teamleduc.solver.refine import refine_export
+
+    config = get_config("tiny-team-leduc")
+    rm = RegretMinimizer(config, dcfr())
+    cand = Candidates()
+    rm.iterate(100)
+    rm.measure(0.0, cand)
+    rm.add_export_candidates(cand)
+    ex = export(rm.game, cand, max_signals=12, time_limit=1.0)
+    ref = refine_export(rm.game, ex, max_signals=12, time_limit=60.0, candidates=cand,
+                        max_iters=200)
+    assert ref.gap <= ex.gap
+    assert ref.signals <= 12
+    r = exploitability(config, ref.submission)
+    assert r.worst_case_a == pytest.approx(ref.lower, abs=1e-9)
+    assert r.br_a.value == pytest.approx(ref.upper, abs=1e-9)
+    assert not ref.submission.problems(config)
+
+
+def test_solve_with_refinement_reports_the_written_gap(tmp_path):
+    config = get_config("tiny-team-leduc")
+    r = solve(config, "dcfr", time_limit=4, refine_seconds=1.5, max_signals=20,
+              out_dir=tmp_path / "run", handle_sigint=False)
+    assert r.signals <= 20
+    ex = exploitability(config, load_submission(tmp_path / "run" / "submission", config))
+    assert ex.worst_case_a == pytest.approx(r.lower, abs=1e-9)
+    assert ex.br_a.value == pytest.approx(r.upper, abs=1e-9)
+
 def test_signal_cap_and_merge():
     config = get_config("tiny-team-leduc")
     r = solve(config, "dcfr", time_limit=4, target_gap=1e-9, max_signals=6, handle_sigint=False)

@@ -32,6 +32,9 @@ def _progress_line(m) -> str:
               help="stop the algorithm after N iterations (counted over resumed sessions too)")
 @click.option("--max-signals", type=int, default=100, show_default=True, metavar="K",
               help="cap on the exported meta-strategy's signals")
+@click.option("--refine-seconds", type=float, default=0.0, show_default=True, metavar="S",
+              help="seconds (within --time-limit) to refine the final export member by member "
+                   "(kept only if its exact gap is smaller); 0 = off")
 @click.option("--out", "out_dir", default="solution", show_default=True,
               type=click.Path(file_okay=False),
               help="folder for submission/, solve-report.json, convergence.png, checkpoint.npz")
@@ -40,7 +43,7 @@ def _progress_line(m) -> str:
 @click.option("--quiet", is_flag=True, help="no progress lines")
 @click.option("--json", "as_json", is_flag=True, help="print the final report as JSON")
 def solve_command(config, method, time_limit, target_gap, max_iterations, max_signals, out_dir,
-                  resume, quiet, as_json):
+                  resume, quiet, as_json, refine_seconds):
     """Solve a two-team game for TMECor and export both teams as one submission.
 
     Prints one progress line per exact measurement: iteration, elapsed seconds, the lower and
@@ -66,7 +69,7 @@ def solve_command(config, method, time_limit, target_gap, max_iterations, max_si
         result = solve(config, method if method or resume else DEFAULT_METHOD, time_limit=time_limit,
                        target_gap=target_gap, max_iterations=max_iterations,
                        max_signals=max_signals, out_dir=out_dir, resume=resume,
-                       progress=progress)
+                       progress=progress, refine_seconds=refine_seconds)
     except ValueError as e:
         raise TeamLeducError(str(e)) from None
     if as_json:

@@ -293,7 +293,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
           target_gap: float | None = None, max_iterations: int | None = None,
           max_signals: int = 100, out_dir=None, resume=None, progress=None,
           checkpoint_interval: float = 120.0, handle_sigint: bool = True,
-          export_time: float | None = None) -> SolveResult:
+          export_time: float | None = None, refine_seconds: float = 0.0) -> SolveResult:
     """Solve a two-team game for TMECor and export a submission.
 
     Parameters
@@ -312,6 +312,9 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     handle_sigint : while running, Ctrl-C stops the run at the next safe point, exports the
         best strategies so far and writes the checkpoint (a second Ctrl-C aborts).
     export_time : seconds kept for the final export (default 15% of ``time_limit``).
+    refine_seconds : seconds (within ``time_limit``) for refining the final export
+        (:mod:`.refine`); the refined export is kept only if its exact gap is smaller.
+        0 (default) = off.
 
     Returns
     -------
@@ -368,8 +371,9 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
 
     reserve = _finish_reserve(game, max_signals, out is not None)
     export_budget = _export_budget(time_limit) if export_time is None else float(export_time)
-    main_deadline = max(time_limit - export_budget - reserve, 0.0)
-    end = max(time_limit - reserve, main_deadline)
+    refine_seconds = max(float(refine_seconds), 0.0)
+    main_deadline = max(time_limit - export_budget - reserve - refine_seconds, 0.0)
+    end = max(time_limit - reserve - refine_seconds, main_deadline)
     internal_target = target_gap if target_gap is not None else -math.inf
     status = TIME_LIMIT
     best = None            # (export result, measurement)
@@ -451,6 +455,14 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 break
 
         ex = best[0]
+        if refine_seconds > 0:
+            from .refine import refine_export
+            budget = min(refine_seconds, max(time_limit - reserve - session(), 0.05))
+            refined = refine_export(game, ex, max_signals=max_signals, time_limit=budget,
+                                    candidates=candidates)
+            if refined is not ex:
+                ex = refined
+                record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))
         lower, upper = ex.lower, ex.upper
         lo2, up2, verified_by = submission_gap(config, ex.submission)
         if abs(lo2 - lower) > 1e-7 * max(1.0, abs(lower)) or abs(up2 - upper) > 1e-7 * max(1.0, abs(upper)):
