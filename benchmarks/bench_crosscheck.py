@@ -1,29 +1,11 @@
 """Cross-check against OpenSpiel (optional: `pip install -e '.[crosscheck]'`).
 
-Compares the exact uniform-profile values of kuhn, leduc and their 3-player forms with OpenSpiel's
-`expected_game_score.policy_value`, and times OpenSpiel's NashConv of the uniform policy. Skipped
-with a message when open-spiel is not installed.
+Compares the exact uniform-profile values of kuhn, leduc and their 3-player forms, and the
+NashConv of the uniform profile, with OpenSpiel's `expected_game_score.policy_value` and
+`exploitability.nash_conv`. Skipped with a message when open-spiel is not installed.
 """
 
 import time
-
-
-def uniform_values(preset: str) -> list[float]:
-    """Every seat's exact expected utility when all seats play uniformly (library only)."""
-    from teamleduc.config import get_config
-    from teamleduc.reach import coalition_weights, team_reach
-    from teamleduc.submission import uniform_submission
-    from teamleduc.tree import build_tree
-
-    config = get_config(preset)
-    tree = build_tree(config)
-    sub = uniform_submission(config)
-    reach = {s: team_reach(tree, sub, (s,)) for s in range(config.num_seats)}
-    out = []
-    for s in range(config.num_seats):
-        W = coalition_weights(tree, (s,), [((o,), reach[o]) for o in range(config.num_seats) if o != s])
-        out.append(float((W * reach[s]).sum()))
-    return out
 
 
 def main() -> None:
@@ -34,17 +16,21 @@ def main() -> None:
     except ImportError:
         print("open-spiel is not installed: skipped (pip install -e '.[crosscheck]')")
         return
+    from teamleduc.best_response import nash_conv
+
     for ours, name, params in [("kuhn", "kuhn_poker", {}), ("leduc", "leduc_poker", {}),
                                ("kuhn-3p", "kuhn_poker", {"players": 3}),
                                ("leduc-3p", "leduc_poker", {"players": 3})]:
         game = pyspiel.load_game(name, params)
         uniform = policy.UniformRandomPolicy(game)
         theirs = expected_game_score.policy_value(game.new_initial_state(), [uniform] * game.num_players())
-        mine = uniform_values(ours)
-        diff = max(abs(a - b) for a, b in zip(mine, theirs))
-        line = f"{ours:>9}: uniform values ours {[round(v, 12) for v in mine]} OpenSpiel {[round(float(v), 12) for v in theirs]} max diff {diff:.1e}"
-        if game.num_players() == 2:
+        mine = nash_conv(ours, "uniform")            # on-policy values and NashConv, exact
+        diff = max(abs(a - b) for a, b in zip(mine.values, theirs))
+        line = (f"{ours:>9}: uniform values ours {[round(v, 12) for v in mine.values]} OpenSpiel "
+                f"{[round(float(v), 12) for v in theirs]} max diff {diff:.1e}; "
+                f"NashConv ours {mine.nash_conv:.6f} in {mine.seconds:.2f} s")
+        if game.num_players() == 2:                  # OpenSpiel's nash_conv: 2 players only here
             t0 = time.perf_counter()
             nc = exploitability.nash_conv(game, uniform)
-            line += f"; OpenSpiel NashConv {nc:.6f} in {time.perf_counter() - t0:.2f} s"
+            line += f", OpenSpiel {nc:.6f} in {time.perf_counter() - t0:.2f} s"
         print(line)
