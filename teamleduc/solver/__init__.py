@@ -178,6 +178,20 @@ class _RegretAlgorithm:
     def export_candidates(self, candidates: Candidates, time_limit: float = math.inf) -> None:
         self.rm.add_export_candidates(candidates, time_limit=time_limit)
 
+    def export_alternatives(self, max_signals: int) -> tuple:
+        """Per team, the average as ``max_signals`` stratified signals (:mod:`.stratify`) for a
+        team of two, the average itself (one signal) for a team of one; None before the first
+        iteration. Equal weights on both sides merge into ``max_signals`` signals."""
+        from .stratify import stratified_mixture
+        if self.rm.t == 0:
+            return (None, None)
+        out = []
+        for k, d in enumerate(self.game.dags):
+            sig = self.rm.average_sigma(k)
+            K = max_signals if d.num_members == 2 else 1
+            out.append(stratified_mixture(self.game, k, sig, K))
+        return tuple(out)
+
     def direct_export(self, max_signals: int):
         return None
 
@@ -220,6 +234,9 @@ class _DoubleOracleAlgorithm:
         for team in (0, 1):
             for s in self.do.rg.sets[team].items:
                 candidates.add(team, s, "column")
+
+    def export_alternatives(self, max_signals: int) -> tuple:
+        return (None, None)
 
     def direct_export(self, max_signals: int):
         """The best restricted mixtures measured so far, if they fit in ``max_signals``."""
@@ -321,7 +338,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     SolveResult
     """
     from . import checkpoint as ckpt
-    from .export import export, submission_gap
+    from .export import export, submission_gap, with_alternatives
 
     config = get_config(config) if not isinstance(config, GameConfig) else config
     if len(config.teams) != 2:
@@ -427,9 +444,11 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 budget = max(end - session(), 0.05)
             t_cand = time.perf_counter()
             alg.export_candidates(candidates, time_limit=0.25 * budget)
+            alternatives = alg.export_alternatives(max_signals)
             budget = max(budget - (time.perf_counter() - t_cand), 0.05)
             ex = export(game, candidates, max_signals=max_signals, time_limit=budget,
                         target_gap=target_gap if target_gap is not None else 0.0)
+            ex = with_alternatives(game, ex, alternatives, max_signals=max_signals)
             direct = alg.direct_export(max_signals)
             if direct is not None and direct.gap < ex.gap:
                 ex = direct

@@ -260,6 +260,51 @@ def export(game: DagGame, candidates: Candidates, *, max_signals: int = MAX_SIGN
                         seconds=time.perf_counter() - t0, submission=sub)
 
 
+def guaranteed_value(game: DagGame, mixture: TeamMixture) -> float:
+    """Exact value (team-A chips) that ``mixture`` guarantees against the other team's exact
+    best response on its whole DAG: a lower bound on v* for team A, an upper bound for B."""
+    from types import SimpleNamespace
+
+    from ..reach import team_reach
+    from .dag import best_values
+    team = mixture.team
+    dag = game.dags[team]
+    per_item = [item.strategies() for item in mixture.items]
+    played = SimpleNamespace(probs=mixture.weights,
+                             strategies={s: [st[s] for st in per_item] for s in dag.seats})
+    T = team_reach(game.tree, played, dag.seats)
+    v = best_values(game, 1 - team, T, game.dags[1 - team].new_values())
+    return -v if team == 0 else v
+
+
+def with_alternatives(game: DagGame, ex: ExportResult, alternatives, *,
+                      max_signals: int = MAX_SIGNALS) -> ExportResult:
+    """``ex`` with either team's mixture replaced by its alternative (e.g. stratified signals,
+    :mod:`.stratify`) where that gives the smallest exact gap within ``max_signals`` merged
+    signals. ``alternatives`` is a pair of :class:`TeamMixture` or None."""
+    t0 = time.perf_counter()
+    options = []
+    for team in (0, 1):
+        opts = [(ex.mixtures[team], ex.lower if team == 0 else ex.upper)]
+        alt = alternatives[team]
+        if alt is not None:
+            opts.append((alt, guaranteed_value(game, alt)))
+        options.append(opts)
+    best = None
+    for a, la in options[0]:
+        for b, ub in options[1]:
+            if merge_team_mixtures(a.weights, b.weights).probs.size > max_signals:
+                continue
+            if best is None or ub - la < best[3] - best[2]:
+                best = (a, b, la, ub)
+    a, b, la, ub = best
+    if a is ex.mixtures[0] and b is ex.mixtures[1]:
+        return ex
+    return ExportResult(mixtures=(a, b), lower=float(la), upper=float(ub), rounds=ex.rounds,
+                        columns=ex.columns, seconds=ex.seconds + time.perf_counter() - t0,
+                        submission=merge_submission(game, (a, b)))
+
+
 def merge_submission(game: DagGame, mixtures) -> Submission:
     """One full submission from both teams' mixtures (merged meta-strategy)."""
     a, b = mixtures
