@@ -34,9 +34,11 @@ Data contract (shared with the solver, see ``/tmp/belief_contract.md``):
 ``assign``             (P, R) int8      action of each rank (-1 outside the member's set)
 =====================  ===============  ===================================================
 
-The DP kernels (:func:`max_dp`, :func:`argmax_actions`) are compiled with numba and walk the
-tree one depth level at a time, keeping only two levels of values ``(nodes in level, B)``; the
-argmax is stored as one int32 per (member decision node, belief).
+:func:`max_dp` and :func:`argmax_actions` run the solver's compiled max-DP and extraction
+kernels on the team's belief DAG (:func:`teamleduc.solver.dag.max_dp_levels`,
+:func:`~teamleduc.solver.dag.extract_pure`): one implementation for the best response and the
+solver. They walk the tree one depth level at a time, keeping only two levels of values
+``(nodes in level, B)``; the argmax is stored as one int32 per (member decision node, belief).
 """
 
 from __future__ import annotations
@@ -46,7 +48,6 @@ import itertools
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from .config import GameConfig
 from .tree import CHANCE, DECISION, TERMINAL, PublicTree, build_tree
@@ -221,212 +222,6 @@ def legal_code(legal) -> np.ndarray:
     return legal[..., 0] * 1 + legal[..., 1] * 2 + legal[..., 2] * 4
 
 
-@dataclass(frozen=True, eq=False)
-class PackedTables:
-    """Every prescription table a team needs on one tree, concatenated for compiled kernels.
-
-    Attributes
-    ----------
-    node_table : (N,) int32 table slot ``member * 8 + legal code`` at member decision nodes,
-        else -1.
-    row_offsets : (m * 8, B + 1) int64 absolute row ranges per (slot, belief) (empty for unused
-        slots).
-    row_child : (P_total, 3) int32, row_assign : (P_total, R) int8, row_belief : (P_total,) int32:
-        the tables' rows, slot after slot.
-    dec_nodes : (n_dec,) int32 member decision nodes, ascending; ``dec_index`` (N,) int32 their
-        position (-1 elsewhere).
-    member_of : (N,) int8 position of the acting member at member decision nodes, else -1.
-    """
-
-    node_table: np.ndarray
-    row_offsets: np.ndarray
-    row_child: np.ndarray
-    row_assign: np.ndarray
-    row_belief: np.ndarray
-    dec_nodes: np.ndarray
-    dec_index: np.ndarray
-    member_of: np.ndarray
-
-    def table(self, slot: int):
-        """(first, last) absolute rows of slot ``slot``."""
-        return int(self.row_offsets[slot, 0]), int(self.row_offsets[slot, -1])
-
-
-def packed_tables(tree: PublicTree, beliefs: TeamBeliefs) -> PackedTables:
-    """The :class:`PackedTables` of ``beliefs``' team on ``tree`` (cached)."""
-    if tree.config != beliefs.config:
-        raise ValueError("tree and beliefs belong to different games")
-    return _packed_tables(tree, beliefs)
-
-
-@functools.lru_cache(maxsize=8)
-def _packed_tables(tree: PublicTree, beliefs: TeamBeliefs) -> PackedTables:
-    N, B, R = tree.num_nodes, beliefs.num_beliefs, beliefs.num_ranks
-    m = beliefs.num_members
-    member_of = np.full(N, -1, np.int8)
-    for i, s in enumerate(beliefs.seats):
-        member_of[(tree.kind == DECISION) & (tree.actor == s)] = i
-    dec = member_of >= 0
-    node_table = np.where(dec, member_of.astype(np.int32) * 8 + legal_code(tree.legal), -1).astype(np.int32)
-    row_offsets = np.zeros((m * 8, B + 1), np.int64)
-    child, assign, belief = [], [], []
-    at = 0
-    used = set(np.unique(node_table[dec]).tolist())
-    for slot in range(m * 8):
-        if slot in used:
-            legal = tuple(bool(slot % 8 >> a & 1) for a in range(3))
-            t = prescription_table(beliefs, slot // 8, legal)
-            row_offsets[slot] = t.offsets + at
-            child.append(t.child)
-            assign.append(t.assign)
-            belief.append(t.belief)
-            at += t.num_rows
-        else:
-            row_offsets[slot] = at
-    dec_nodes = np.flatnonzero(dec).astype(np.int32)
-    dec_index = np.full(N, -1, np.int32)
-    dec_index[dec_nodes] = np.arange(len(dec_nodes), dtype=np.int32)
-    out = PackedTables(
-        node_table=node_table, row_offsets=row_offsets,
-        row_child=np.concatenate(child) if child else np.zeros((0, 3), np.int32),
-        row_assign=np.concatenate(assign) if assign else np.zeros((0, R), np.int8),
-        row_belief=np.concatenate(belief) if belief else np.zeros(0, np.int32),
-        dec_nodes=dec_nodes, dec_index=dec_index, member_of=member_of)
-    for a in vars(out).values():
-        a.setflags(write=False)
-    return out
-
-
-# --------------------------------------------------------------------------- level layout
-
-
-@dataclass(frozen=True, eq=False)
-class LevelLayout:
-    """Nodes grouped by depth for the level kernels.
-
-    ``nodes`` (N,) int32 node ids level after level, ``bounds`` (L+1,) int64 level ranges in
-    ``nodes``, ``pos`` (N,) int32 position of each node inside its level, ``term_index`` (N,)
-    int32 row of each terminal in ``tree.terminals`` (-1 elsewhere).
-    """
-
-    nodes: np.ndarray
-    bounds: np.ndarray
-    pos: np.ndarray
-    term_index: np.ndarray
-
-
-@functools.lru_cache(maxsize=8)
-def level_layout(tree: PublicTree) -> LevelLayout:
-    nodes = np.concatenate(tree.levels).astype(np.int32)
-    bounds = np.concatenate([[0], np.cumsum([len(l) for l in tree.levels])]).astype(np.int64)
-    pos = np.empty(tree.num_nodes, np.int32)
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
-        pos[nodes[lo:hi]] = np.arange(hi - lo, dtype=np.int32)
-    term_index = np.full(tree.num_nodes, -1, np.int32)
-    term_index[tree.terminals] = np.arange(len(tree.terminals), dtype=np.int32)
-    out = LevelLayout(nodes=nodes, bounds=bounds, pos=pos, term_index=term_index)
-    for a in vars(out).values():
-        a.setflags(write=False)
-    return out
-
-
-# --------------------------------------------------------------------------- kernels
-
-
-@njit(cache=True)
-def _dp_level(nodes, lo, hi, kind, children, node_table, term_index, pos, W, contains,
-              row_offsets, row_child, dec_index, V_next, choice):
-    B = contains.shape[0]
-    X = contains.shape[1]
-    A = children.shape[1]
-    V = np.zeros((hi - lo, B))
-    for i in range(hi - lo):
-        h = nodes[lo + i]
-        k = kind[h]
-        if k == 2:                                              # terminal
-            z = term_index[h]
-            for b in range(B):
-                s = 0.0
-                for x in range(X):
-                    if contains[b, x] != 0.0:
-                        s += W[z, x]
-                V[i, b] = s
-        elif node_table[h] < 0:                                 # chance / other seats: sum
-            for a in range(A):
-                c = children[h, a]
-                if c >= 0:
-                    pc = pos[c]
-                    for b in range(B):
-                        V[i, b] += V_next[pc, b]
-        else:                                                   # a member acts: max over rows
-            t = node_table[h]
-            d = dec_index[h]
-            c0 = children[h, 0]
-            c1 = children[h, 1]
-            c2 = children[h, 2]
-            p0 = pos[c0] if c0 >= 0 else 0
-            p1 = pos[c1] if c1 >= 0 else 0
-            p2 = pos[c2] if c2 >= 0 else 0
-            for b in range(B):
-                best = -np.inf
-                arg = -1
-                for p in range(row_offsets[t, b], row_offsets[t, b + 1]):
-                    s = 0.0
-                    cb = row_child[p, 0]
-                    if cb >= 0:
-                        s += V_next[p0, cb]
-                    cb = row_child[p, 1]
-                    if cb >= 0:
-                        s += V_next[p1, cb]
-                    cb = row_child[p, 2]
-                    if cb >= 0:
-                        s += V_next[p2, cb]
-                    if s > best:
-                        best = s
-                        arg = p
-                V[i, b] = best
-                choice[d, b] = arg
-    return V
-
-
-@njit(cache=True)
-def _forward(N, kind, children, node_table, dec_index, choice, row_child,
-             row_assign, member_of, dec_pos, roots, B, out0, out1):
-    """Walk the argmax from the root beliefs in pre-order and record every reached action."""
-    R = row_assign.shape[1]
-    A = children.shape[1]
-    reached = np.zeros((N, B), np.uint8)
-    for b in roots:
-        reached[0, b] = 1
-    for h in range(N):
-        if kind[h] == 2:
-            continue
-        t = node_table[h]
-        for b in range(B):
-            if reached[h, b] == 0:
-                continue
-            if t < 0:
-                for a in range(A):
-                    c = children[h, a]
-                    if c >= 0:
-                        reached[c, b] = 1
-            else:
-                p = choice[dec_index[h], b]
-                for a in range(3):
-                    cb = row_child[p, a]
-                    if cb >= 0:
-                        reached[children[h, a], cb] = 1
-                base = dec_pos[h] * R
-                for r in range(R):
-                    act = row_assign[p, r]
-                    if act >= 0:
-                        if member_of[h] == 0:
-                            out0[base + r] = act
-                        else:
-                            out1[base + r] = act
-    return reached
-
-
 # --------------------------------------------------------------------------- DP API
 
 
@@ -438,8 +233,9 @@ class MaxDP:
     ----------
     root_values : (B,) V[root, b] for every belief.
     value : sum of ``root_values`` over ``beliefs.roots``: the team's best-response value.
-    choice : (n_dec, B) int32 absolute row (in :class:`PackedTables`) of the maximising
-        prescription at each member decision node and belief.
+    choice : (n_dec, B) int32 row of the maximising prescription at each member decision node
+        (ascending) and belief, in the table arrays of the team's
+        :class:`teamleduc.solver.dag.TeamDag`.
     """
 
     beliefs: TeamBeliefs
@@ -461,34 +257,18 @@ def max_dp(tree: PublicTree, beliefs: TeamBeliefs, W: np.ndarray) -> MaxDP:
     W : (Z, R**m) weights of the team's correlated terminal reach (rows = ``tree.terminals``,
         columns = members' ranks in C order), e.g. from :func:`teamleduc.reach.coalition_weights`.
     """
-    W = np.ascontiguousarray(W, dtype=np.float64)
-    R, m = beliefs.num_ranks, beliefs.num_members
-    if W.shape != (len(tree.terminals), R ** m):
-        raise ValueError(f"W has shape {W.shape}, expected ({len(tree.terminals)}, {R ** m})")
-    packed = packed_tables(tree, beliefs)
-    layout = level_layout(tree)
-    B = beliefs.num_beliefs
-    choice = np.full((len(packed.dec_nodes), B), -1, np.int32)
-    V = np.zeros((0, B))
-    kind = tree.kind
-    for d in range(len(layout.bounds) - 2, -1, -1):
-        V = _dp_level(layout.nodes, layout.bounds[d], layout.bounds[d + 1], kind, tree.children,
-                      packed.node_table, layout.term_index, layout.pos, W, beliefs.contains,
-                      packed.row_offsets, packed.row_child, packed.dec_index, V, choice)
-    root_values = V[0].copy()
+    from .solver.dag import max_dp_levels
+    root_values, choice = max_dp_levels(_dag(tree, beliefs), W)
     return MaxDP(beliefs=beliefs, root_values=root_values,
                  value=float(root_values[beliefs.roots].sum()), choice=choice)
 
 
-@functools.lru_cache(maxsize=8)
-def _decision_positions(tree: PublicTree) -> np.ndarray:
-    """(N,) position of each decision node among its actor's decision nodes (-1 elsewhere)."""
-    out = np.full(tree.num_nodes, -1, np.int32)
-    for s in range(tree.config.num_seats):
-        nodes = tree.decision_nodes(s)
-        out[nodes] = np.arange(len(nodes), dtype=np.int32)
-    out.setflags(write=False)
-    return out
+def _dag(tree: PublicTree, beliefs: TeamBeliefs):
+    """The (cached) belief DAG of ``beliefs``' team on ``tree``."""
+    from .solver.dag import seats_dag
+    if tree.config != beliefs.config:
+        raise ValueError("tree and beliefs belong to different games")
+    return seats_dag(tree, beliefs.seats)
 
 
 def argmax_actions(tree: PublicTree, dp: MaxDP) -> dict[int, np.ndarray]:
@@ -498,22 +278,9 @@ def argmax_actions(tree: PublicTree, dp: MaxDP) -> dict[int, np.ndarray]:
     (ranks ruled out by the team's own earlier actions, or public nodes it never reaches) get
     their first legal action in the order c, r, f.
     """
-    beliefs = dp.beliefs
-    packed = packed_tables(tree, beliefs)
-    from .infosets import infoset_tables
-    tables = infoset_tables(tree)
-    outs = [np.full(tables[s].size, -1, np.int8) for s in beliefs.seats]
-    if len(outs) == 1:
-        outs.append(np.full(0, -1, np.int8))
-    _forward(tree.num_nodes, tree.kind, tree.children, packed.node_table, packed.dec_index,
-             dp.choice, packed.row_child, packed.row_assign, packed.member_of,
-             _decision_positions(tree), beliefs.roots, beliefs.num_beliefs, outs[0], outs[1])
-    result = {}
-    for i, s in enumerate(beliefs.seats):
-        act = outs[i]
-        first_legal = np.argmax(tables[s].legal, axis=1).astype(np.int8)
-        result[s] = np.where(act >= 0, act, first_legal)
-    return result
+    from .solver.dag import extract_pure
+    pure = extract_pure(_dag(tree, dp.beliefs), choice=dp.choice)
+    return dict(zip(pure.seats, pure.actions))
 
 
 def _warmup() -> None:
@@ -526,6 +293,6 @@ def _warmup() -> None:
         argmax_actions(tree, max_dp(tree, b, W))
 
 
-__all__ = ["TeamBeliefs", "team_beliefs", "PrescriptionTable", "prescription_table",
-           "PackedTables", "packed_tables", "LevelLayout", "level_layout", "MaxDP", "max_dp",
-           "leaf_values", "argmax_actions", "legal_code", "CHANCE", "DECISION", "TERMINAL"]
+__all__ = ["TeamBeliefs", "team_beliefs", "PrescriptionTable", "prescription_table", "MaxDP",
+           "max_dp", "leaf_values", "argmax_actions", "legal_code", "CHANCE", "DECISION",
+           "TERMINAL"]

@@ -13,11 +13,11 @@ import itertools
 import numpy as np
 import pytest
 
-from teamleduc.belief import (argmax_actions, leaf_values, max_dp, packed_tables,
-                              prescription_table, team_beliefs)
+from teamleduc.belief import argmax_actions, leaf_values, max_dp, prescription_table, team_beliefs
 from teamleduc.config import get_config
 from teamleduc.infosets import infoset_tables
 from teamleduc.reach import team_reach
+from teamleduc.solver.dag import best_values, dag_game, flows, seats_dag
 from teamleduc.submission import Submission
 from teamleduc.tree import DECISION, TERMINAL, build_tree
 
@@ -191,19 +191,36 @@ def test_team_of_one_prescriptions():
         assert t.child[p].tolist() == [x if k == a else -1 for k in range(3)]
 
 
-def test_packed_tables_cover_member_nodes():
+def test_dag_tables_cover_member_nodes():
     tree = build_tree(get_config("tiny-team-leduc"))
     b = team_beliefs(tree, (1, 3))
-    pk = packed_tables(tree, b)
+    dag = seats_dag(tree, (1, 3))
     mem = (tree.kind == DECISION) & np.isin(tree.actor, [1, 3])
-    assert (pk.dec_nodes == np.flatnonzero(mem)).all()
-    assert ((pk.node_table >= 0) == mem).all()
-    for h in pk.dec_nodes[:50]:
-        slot = pk.node_table[h]
-        t = prescription_table(b, slot // 8, tree.legal[h])
-        lo = pk.row_offsets[slot, 0]
-        assert (pk.row_child[lo:lo + t.num_rows] == t.child).all()
-        assert (pk.row_offsets[slot] - lo == t.offsets).all()
+    assert ((dag.member >= 0) == mem).all()
+    for h in np.flatnonzero(mem)[:50]:
+        t = prescription_table(b, dag.member[h], tree.legal[h])
+        k = dag.table[h]
+        lo = dag.tab_start[k]
+        assert (dag.tab_child[lo:lo + t.num_rows] == t.child).all()
+        assert (dag.tab_offsets[k] - lo == t.offsets).all()
+
+
+def test_max_dp_is_the_solver_best_response():
+    """max_dp (two level buffers, every belief) and the solver's best_values (full V, pruned
+    to reachable beliefs) run one kernel: same value; the reachable beliefs are exactly where
+    the uniform DAG strategy has flow."""
+    game = dag_game(get_config("tiny-team-leduc"))
+    tree = game.tree
+    for team, d in enumerate(game.dags):
+        other = game.dags[1 - team]
+        T = flows(other, other.uniform_sigma(), other.new_values())
+        V = d.new_values()
+        v = best_values(game, team, T, V)
+        dp = max_dp(tree, d.beliefs, game.weights(team, T))
+        assert dp.value == pytest.approx(v, abs=1e-12)
+        F = d.new_values()
+        flows(d, d.uniform_sigma(), F)
+        assert (d.possible == (F[:-1, :-1] > 0)).all()
 
 
 def test_leaf_values():

@@ -301,7 +301,7 @@ def _finish_reserve(game, max_signals: int, writing: bool) -> float:
     rows = sum(d.num_rows for d in game.dags)
     reserve = 0.05 + 5e-6 * infosets                       # exploitability of the export
     if writing:
-        reserve += 2.6e-7 * min(max_signals, 50) * infosets  # strategy CSV files
+        reserve += 4e-7 * max_signals * infosets            # strategy CSV files
         reserve += 4 * 4 * rows / 3e8                        # checkpoint arrays
     return reserve
 

@@ -39,15 +39,21 @@ memory traffic, and every value, flow and payoff is accumulated in float64.
 
 The passes are compiled with numba (``cache=True``). On large trees they run level by level,
 nodes of one level in parallel (a node writes only its own row of ``V`` or its children's rows
-of ``F``); small trees use serial passes in node order (children have larger ids).
+of ``F``); small trees use serial passes in node order (children have larger ids), the max DP
+level by level.
 
 * :func:`cfr_update` - leaf values from the other team's reach, values under the current
   strategy, and the regret update with regret matching, in one bottom-up pass;
-* :func:`best_values` - the exact best-response DP (max over rows);
+* :func:`best_values` - the exact best-response DP (max over rows) into a full ``V``;
+  :func:`max_dp_levels` runs the same kernel on two level buffers (``(widest level + 1, B + 1)``
+  each, the node's row given by its position in its level) and records the maximising row per
+  (team node, belief) instead: the exact team best response of :mod:`teamleduc.belief`, which
+  needs no full ``V``;
 * :func:`flows` - flow and terminal reach of a behavioural DAG strategy, optionally adding the
   flow of every row to a cumulative (average) strategy;
 * :func:`extract_pure` - a pure team strategy (one row per reached DAG node), by best
-  response or by a given row score, as an action per information set of every member.
+  response (from ``V`` or a recorded choice) or by a given row score, as an action per
+  information set of every member.
 """
 
 from __future__ import annotations
@@ -68,12 +74,6 @@ PARALLEL_MIN_NODES = 20_000
 #: dtype of the row arrays (regrets, strategies, cumulative strategies)
 ROW_DTYPE = np.float32
 _FAST = {"nsz", "arcp", "contract", "reassoc"}     # fastmath without assuming finite values
-
-
-def team_beliefs(tree: PublicTree, seats: tuple[int, ...]):
-    """The :class:`teamleduc.belief.TeamBeliefs` of ``seats`` (cached by belief.py)."""
-    from .. import belief
-    return belief.team_beliefs(tree.config, tuple(seats))
 
 
 # --------------------------------------------------------------------------- layout
@@ -103,13 +103,20 @@ class TeamDag:
     max_rows: int
     id_of: np.ndarray          # (m, N, R) information-set id of each member at (node, rank)
     legal_first: tuple         # per member (n,) int8: first legal action of every infoset
-    possible: np.ndarray       # (N, B) bool: reachable by some strategy of the team
     child_pad: np.ndarray      # (N, 3) int32 children through c, r, f; N where there is none
     tab_child_pad: np.ndarray  # (P, 3) int32 tab_child with -1 replaced by B
 
     @property
     def num_members(self) -> int:
         return len(self.seats)
+
+    @functools.cached_property
+    def possible(self) -> np.ndarray:
+        """(N, B) bool: reachable by some strategy of the team (computed on first use: the
+        best response of :mod:`teamleduc.belief` values every belief and never needs it)."""
+        tree = self.tree
+        return _reachable(tree.kind, tree.children, self.member, self.table, self.tab_offsets,
+                          self.tab_child, self.roots, self.num_beliefs)
 
     def uniform_sigma(self) -> np.ndarray:
         """(num_rows,) uniform behavioural strategy over the rows of every DAG decision node."""
@@ -133,27 +140,48 @@ class Sweep:
     bounds: np.ndarray      # (L + 1,) int64 level boundaries in ``order``
     term_index: np.ndarray  # (N,) int32 row of each terminal in ``tree.terminals``, else -1
     parallel: bool
+    ident: np.ndarray       # (N + 1,) int32 0..N: rows of the nodes in a full (N + 1, .) array
+    pos: np.ndarray         # (N + 1,) int32 position of each node in its level; N -> ``width``
+    width: int              # nodes in the widest level
 
 
 @functools.lru_cache(maxsize=4)
 def sweep(tree: PublicTree) -> Sweep:
     levels = tree.levels
+    N = tree.num_nodes
     order = np.concatenate(levels).astype(np.int32)
     bounds = np.concatenate([[0], np.cumsum([len(lv) for lv in levels])]).astype(np.int64)
-    term_index = np.full(tree.num_nodes, -1, np.int32)
+    term_index = np.full(N, -1, np.int32)
     term_index[tree.terminals] = np.arange(len(tree.terminals), dtype=np.int32)
-    return Sweep(order, bounds, term_index, tree.num_nodes >= PARALLEL_MIN_NODES)
+    width = int(np.diff(bounds).max())
+    pos = np.empty(N + 1, np.int32)
+    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        pos[order[lo:hi]] = np.arange(hi - lo, dtype=np.int32)
+    pos[N] = width
+    return Sweep(order, bounds, term_index, N >= PARALLEL_MIN_NODES,
+                 np.arange(N + 1, dtype=np.int32), pos, width)
+
+
+def team_dag(tree: PublicTree, team: int) -> TeamDag:
+    """The belief DAG of team ``team`` (index into ``config.teams``), cached per tree."""
+    return _team_dag(tree, tuple(sorted(tree.config.teams[team])), team)
+
+
+def seats_dag(tree: PublicTree, seats) -> TeamDag:
+    """The belief DAG of any one or two seats (``team`` = their index in ``config.teams``, or
+    -1 if they are not a team of the game), cached per tree."""
+    seats = tuple(sorted(int(s) for s in seats))
+    teams = [tuple(sorted(t)) for t in tree.config.teams]
+    return _team_dag(tree, seats, teams.index(seats) if seats in teams else -1)
 
 
 @functools.lru_cache(maxsize=8)
-def team_dag(tree: PublicTree, team: int) -> TeamDag:
-    """The belief DAG of team ``team`` (index into ``config.teams``), cached per tree."""
+def _team_dag(tree: PublicTree, seats: tuple[int, ...], team: int) -> TeamDag:
     from .. import belief
     config = tree.config
-    seats = tuple(sorted(config.teams[team]))
     if len(seats) > 2:
         raise ValueError(f"teams of more than two seats are not supported ({seats})")
-    beliefs = team_beliefs(tree, seats)
+    beliefs = belief.team_beliefs(tree, seats)
     B = int(beliefs.num_beliefs)
     R = config.num_ranks
     N = tree.num_nodes
@@ -163,7 +191,7 @@ def team_dag(tree: PublicTree, team: int) -> TeamDag:
     member[team_nodes] = np.searchsorted(np.array(seats), tree.actor[team_nodes])
 
     # one table per (member, legal pattern)
-    code = tree.legal[:, 0] * 1 + tree.legal[:, 1] * 2 + tree.legal[:, 2] * 4
+    code = belief.legal_code(tree.legal)
     key = member.astype(np.int64) * 8 + code
     keys = np.unique(key[team_nodes])
     tables = []
@@ -188,24 +216,19 @@ def team_dag(tree: PublicTree, team: int) -> TeamDag:
     cx_ptr = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int64)
     cx_idx = np.nonzero(nz)[1].astype(np.int32)
 
+    roots = np.asarray(beliefs.roots, np.int64)
     tabs = infoset_tables(tree)
-    dag = TeamDag(tree=tree, team=team, seats=seats, beliefs=beliefs, num_beliefs=B,
-                  num_deals=R ** len(seats), contains=contains, cx_ptr=cx_ptr, cx_idx=cx_idx,
-                  roots=np.asarray(beliefs.roots, np.int64), member=member, table=table,
-                  row0=row0, num_rows=int(block.sum()), tab_offsets=tab_offsets,
-                  tab_start=tab_start, tab_child=tab_child, tab_assign=tab_assign,
-                  max_rows=max_rows,
-                  id_of=np.stack([tabs[s].id_of for s in seats]).astype(np.int32),
-                  legal_first=tuple(np.argmax(tabs[s].legal, axis=1).astype(np.int8) for s in seats),
-                  possible=np.ones((N, B), bool),
-                  child_pad=np.ascontiguousarray(np.where(tree.children[:, :3] >= 0,
-                                                          tree.children[:, :3], N).astype(np.int32)),
-                  tab_child_pad=np.ascontiguousarray(np.where(tab_child >= 0, tab_child, B).astype(np.int32)))
-    # static reachability: the uniform strategy's flow is positive exactly where reachable
-    F = dag.new_values()
-    flows(dag, dag.uniform_sigma(), F)
-    object.__setattr__(dag, "possible", F[:N, :B] > 0)
-    return dag
+    return TeamDag(tree=tree, team=team, seats=seats, beliefs=beliefs, num_beliefs=B,
+                 num_deals=R ** len(seats), contains=contains, cx_ptr=cx_ptr, cx_idx=cx_idx,
+                 roots=roots, member=member, table=table,
+                 row0=row0, num_rows=int(block.sum()), tab_offsets=tab_offsets,
+                 tab_start=tab_start, tab_child=tab_child, tab_assign=tab_assign,
+                 max_rows=max_rows,
+                 id_of=np.stack([tabs[s].id_of for s in seats]).astype(np.int32, copy=False),
+                 legal_first=tuple(np.argmax(tabs[s].legal, axis=1).astype(np.int8) for s in seats),
+                 child_pad=np.ascontiguousarray(np.where(tree.children[:, :3] >= 0,
+                                                         tree.children[:, :3], N).astype(np.int32)),
+                 tab_child_pad=np.ascontiguousarray(np.where(tab_child >= 0, tab_child, B).astype(np.int32)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -307,11 +330,17 @@ def _leaf(h, z, team, C, T, cx_ptr, cx_idx, V, w, B):
             if t != 0.0:
                 for b in range(XB):
                     w[b] -= C[z, a, b] * t
+    _belief_sums(w, cx_ptr, cx_idx, V, h, B)
+
+
+@njit(cache=True, inline="always")
+def _belief_sums(w, cx_ptr, cx_idx, V, row, B):
+    """V[row, b] = sum_{x in b} w[x]: leaf values from the team's weights w (X,)."""
     for bel in range(B):
         s = 0.0
         for k in range(cx_ptr[bel], cx_ptr[bel + 1]):
             s += w[cx_idx[k]]
-        V[h, bel] = s
+        V[row, bel] = s
 
 
 @njit(cache=True, inline="always")
@@ -403,49 +432,73 @@ def _cfr_ser(kind, children, member, table, row0, tab_offsets, tab_start,
 
 
 @njit(cache=True, inline="always")
-def _best_node(h, kind, children, member, table, tab_offsets, tab_child, possible,
-               term_index, team, C, T, cx_ptr, cx_idx, V, w, B):
+def _max_node(h, kind, children, member, table, tab_offsets, tab_child, possible, prune,
+              term_index, W, cx_ptr, cx_idx, slot, Vin, Vout, choice, team_index, B, child_all):
+    """One node of the max DP: children's values are read from ``Vin[slot[c]]``, the node's
+    written to ``Vout[slot[h]]`` (both the full (N + 1, B + 1) array, or two level buffers).
+    ``prune`` leaves 0 where the belief is not ``possible``; a non-empty ``choice`` records
+    the maximising table row at team nodes."""
+    row = slot[h]
     if kind[h] == 2:
-        _leaf(h, term_index[h], team, C, T, cx_ptr, cx_idx, V, w, B)
+        _belief_sums(W[term_index[h]], cx_ptr, cx_idx, Vout, row, B)
+        return
+    if member[h] < 0:
+        for b in range(B):
+            Vout[row, b] = 0.0
+        for a in range(child_all.shape[1]):
+            c = child_all[h, a]
+            if c >= 0:
+                rc = slot[c]
+                for b in range(B):
+                    Vout[row, b] += Vin[rc, b]
         return
     t = table[h]
-    c0 = children[h, 0]
-    c1 = children[h, 1]
-    c2 = children[h, 2]
+    c0 = slot[children[h, 0]]    # padded: the dummy node N (all-zero values) if missing
+    c1 = slot[children[h, 1]]
+    c2 = slot[children[h, 2]]
+    record = choice.shape[0] > 0
+    d = team_index[h] if record else 0
     for b in range(B):
-        if not possible[h, b]:
-            V[h, b] = 0.0
+        if prune and not possible[h, b]:
+            Vout[row, b] = 0.0
             continue
         best = -np.inf
+        arg = -1
         for r in range(tab_offsets[t, b], tab_offsets[t, b + 1]):
-            u = V[c0, tab_child[r, 0]] + V[c1, tab_child[r, 1]] + V[c2, tab_child[r, 2]]
+            u = Vin[c0, tab_child[r, 0]] + Vin[c1, tab_child[r, 1]] + Vin[c2, tab_child[r, 2]]
             if u > best:
                 best = u
-        V[h, b] = best
+                arg = r
+        Vout[row, b] = best
+        if record:
+            choice[d, b] = arg
 
 
 @njit(cache=True, parallel=True)
-def _best_par(order, bounds, kind, children, member, table, tab_offsets, tab_child, possible,
-              term_index, team, C, T, cx_ptr, cx_idx, V, w, B, child_all):
+def _max_par(order, bounds, kind, children, member, table, tab_offsets, tab_child, possible,
+             prune, term_index, W, cx_ptr, cx_idx, slot, Va, Vb, choice, team_index, B,
+             child_all):
+    """Level by level from the leaves, nodes of a level in parallel; even levels write ``Va``
+    and read ``Vb``, odd levels the reverse (pass the same array twice for a full ``V``)."""
     for lev in range(bounds.shape[0] - 2, -1, -1):
+        Vout, Vin = (Va, Vb) if lev % 2 == 0 else (Vb, Va)
         for i in prange(bounds[lev], bounds[lev + 1]):
-            h = order[i]
-            if member[h] < 0 and kind[h] != 2:
-                _sum_children(h, child_all, V, B)
-            else:
-                _best_node(h, kind, children, member, table, tab_offsets, tab_child, possible,
-                           term_index, team, C, T, cx_ptr, cx_idx, V, w[numba.get_thread_id()], B)
+            _max_node(order[i], kind, children, member, table, tab_offsets, tab_child, possible,
+                      prune, term_index, W, cx_ptr, cx_idx, slot, Vin, Vout, choice, team_index,
+                      B, child_all)
 
 
 @njit(cache=True)
-def _best_ser(kind, children, member, table, tab_offsets, tab_child, possible,
-              term_index, team, C, T, cx_ptr, cx_idx, V, w, B, child_all):
-    for h in range(kind.shape[0] - 1, -1, -1):
-        if member[h] < 0 and kind[h] != 2:
-            _sum_children(h, child_all, V, B)
-        else:
-            _best_node(h, kind, children, member, table, tab_offsets, tab_child, possible,
-                       term_index, team, C, T, cx_ptr, cx_idx, V, w[0], B)
+def _max_ser(order, bounds, kind, children, member, table, tab_offsets, tab_child, possible,
+             prune, term_index, W, cx_ptr, cx_idx, slot, Va, Vb, choice, team_index, B,
+             child_all):
+    """:func:`_max_par` without threads, for small trees."""
+    for lev in range(bounds.shape[0] - 2, -1, -1):
+        Vout, Vin = (Va, Vb) if lev % 2 == 0 else (Vb, Va)
+        for i in range(bounds[lev], bounds[lev + 1]):
+            _max_node(order[i], kind, children, member, table, tab_offsets, tab_child, possible,
+                      prune, term_index, W, cx_ptr, cx_idx, slot, Vin, Vout, choice, team_index,
+                      B, child_all)
 
 
 @njit(cache=True, inline="always", fastmath=_FAST)
@@ -534,27 +587,74 @@ def _normalize(nodes, table, row0, tab_offsets, tab_start, cum, out):
                     out[base + r] = 1.0 / (hi - lo)
 
 
-@njit(cache=True)
-def _extract(kind, children, member, table, row0, tab_offsets, tab_start, tab_child, tab_assign,
-             id_of, roots, V, score, use_values, actions0, actions1, chosen):
-    """Walk down from the roots choosing one row per reached (node, belief): the row with the
-    best continuation value in ``V`` (``use_values``) or the largest ``score``. Writes the
-    members' actions and the chosen row indices; returns how many rows were chosen."""
-    N, B = kind.shape[0], tab_offsets.shape[1] - 1
-    R = tab_assign.shape[1]
+@njit(cache=True, inline="always")
+def _root_reach(N, B, roots):
+    """(N, B) bool with only the root beliefs at the root node marked."""
     reached = np.zeros((N, B), np.bool_)
     for b in roots:
         reached[0, b] = True
+    return reached
+
+
+@njit(cache=True, inline="always")
+def _pass_down(h, children, reached, B):
+    """At a node where the team does not act, every child keeps the node's beliefs."""
+    for a in range(children.shape[1]):
+        c = children[h, a]
+        if c >= 0:
+            for b in range(B):
+                reached[c, b] = reached[h, b]
+
+
+@njit(cache=True, inline="always")
+def _reach_row(h, r, children, tab_child, reached):
+    """Mark the (child, belief) pairs that table row ``r`` leads to from team node ``h``."""
+    for a in range(3):
+        cb = tab_child[r, a]
+        if cb >= 0:
+            reached[children[h, a], cb] = True
+
+
+@njit(cache=True)
+def _reachable(kind, children, member, table, tab_offsets, tab_child, roots, B):
+    """(N, B) bool: the (node, belief) pairs some strategy of the team reaches (children
+    have larger ids than their parent)."""
+    N = kind.shape[0]
+    out = _root_reach(N, B, roots)
+    for h in range(N):
+        if kind[h] == 2:
+            continue
+        if member[h] < 0:
+            _pass_down(h, children, out, B)
+            continue
+        t = table[h]
+        for b in range(B):
+            if out[h, b]:
+                for r in range(tab_offsets[t, b], tab_offsets[t, b + 1]):
+                    _reach_row(h, r, children, tab_child, out)
+    return out
+
+
+#: how :func:`_extract` picks a row: best value in V, largest score, or a recorded choice
+_BY_VALUES, _BY_SCORE, _BY_CHOICE = 0, 1, 2
+
+
+@njit(cache=True)
+def _extract(kind, children, member, table, row0, tab_offsets, tab_start, tab_child, tab_assign,
+             id_of, roots, V, score, choice, team_index, mode, actions0, actions1, chosen):
+    """Walk down from the roots choosing one row per reached (node, belief): the row with the
+    best continuation value in ``V``, the largest ``score``, or the row ``choice`` recorded by
+    the max DP (``mode``). Writes the members' actions and the chosen row indices; returns how
+    many rows were chosen."""
+    N, B = kind.shape[0], tab_offsets.shape[1] - 1
+    R = tab_assign.shape[1]
+    reached = _root_reach(N, B, roots)
     n = 0
     for h in range(N):
         if kind[h] == 2:
             continue
         if member[h] < 0:
-            for a in range(children.shape[1]):
-                c = children[h, a]
-                if c >= 0:
-                    for b in range(B):
-                        reached[c, b] = reached[h, b]
+            _pass_down(h, children, reached, B)
             continue
         t = table[h]
         base = row0[h] - tab_start[t]
@@ -562,20 +662,23 @@ def _extract(kind, children, member, table, row0, tab_offsets, tab_start, tab_ch
         for b in range(B):
             if not reached[h, b]:
                 continue
-            best = -np.inf
             arg = tab_offsets[t, b]
-            for r in range(tab_offsets[t, b], tab_offsets[t, b + 1]):
-                if use_values:
-                    u = 0.0
-                    for a in range(3):
-                        cb = tab_child[r, a]
-                        if cb >= 0:
-                            u += V[children[h, a], cb]
-                else:
-                    u = score[base + r]
-                if u > best:
-                    best = u
-                    arg = r
+            if mode == _BY_CHOICE:
+                arg = choice[team_index[h], b]
+            else:
+                best = -np.inf
+                for r in range(tab_offsets[t, b], tab_offsets[t, b + 1]):
+                    if mode == _BY_VALUES:
+                        u = 0.0
+                        for a in range(3):
+                            cb = tab_child[r, a]
+                            if cb >= 0:
+                                u += V[children[h, a], cb]
+                    else:
+                        u = score[base + r]
+                    if u > best:
+                        best = u
+                        arg = r
             chosen[n] = base + arg
             n += 1
             for x in range(R):
@@ -586,10 +689,7 @@ def _extract(kind, children, member, table, row0, tab_offsets, tab_start, tab_ch
                         actions0[i] = act
                     else:
                         actions1[i] = act
-            for a in range(3):
-                cb = tab_child[arg, a]
-                if cb >= 0:
-                    reached[children[h, a], cb] = True
+            _reach_row(h, arg, children, tab_child, reached)
     return n
 
 
@@ -654,23 +754,63 @@ def cfr_update(game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray,
     return dag.root_value(V)
 
 
-def best_values(game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray) -> float:
-    """Fill ``V`` with the exact best-response DP of ``team`` against the other team's
-    terminal reach; returns the best-response value."""
-    dag = game.dags[team]
+@functools.lru_cache(maxsize=8)
+def _team_nodes(dag: TeamDag) -> np.ndarray:
+    return np.flatnonzero(dag.member >= 0).astype(np.int32)
+
+
+@functools.lru_cache(maxsize=8)
+def _team_index(dag: TeamDag) -> np.ndarray:
+    """(N,) int32 position of each team node among the team nodes (-1 elsewhere)."""
+    out = np.full(dag.tree.num_nodes, -1, np.int32)
+    nodes = _team_nodes(dag)
+    out[nodes] = np.arange(len(nodes), dtype=np.int32)
+    return out
+
+
+_NO_CHOICE = np.zeros((0, 0), np.int32)
+_NO_POSSIBLE = np.zeros((0, 0), np.bool_)
+
+
+def _max_dp(dag: TeamDag, W: np.ndarray, slot: np.ndarray, Va: np.ndarray, Vb: np.ndarray,
+            prune: bool, choice: np.ndarray, parallel: bool) -> None:
+    """Run the max DP kernel against the weights W (Z, X)."""
     tree = dag.tree
     sw = sweep(tree)
-    _, w = _scratch(dag)
-    T = np.ascontiguousarray(reach_other, dtype=np.float64)
+    W = np.ascontiguousarray(W, dtype=np.float64)
+    if W.shape != (len(tree.terminals), dag.num_deals):
+        raise ValueError(f"W has shape {W.shape}, expected ({len(tree.terminals)}, {dag.num_deals})")
+    kernel = _max_par if parallel else _max_ser
+    kernel(sw.order, sw.bounds, tree.kind, dag.child_pad, dag.member, dag.table, dag.tab_offsets,
+           dag.tab_child_pad, dag.possible if prune else _NO_POSSIBLE, bool(prune),
+           sw.term_index, W, dag.cx_ptr, dag.cx_idx, slot, Va, Vb, choice, _team_index(dag),
+           dag.num_beliefs, tree.children)
+
+
+def best_values(game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray) -> float:
+    """Fill ``V`` with the exact best-response DP of ``team`` against the other team's
+    terminal reach; returns the best-response value. Beliefs the team cannot reach keep 0."""
+    dag = game.dags[team]
     _check_values(dag, V)
-    args = (tree.kind, dag.child_pad, dag.member, dag.table, dag.tab_offsets, dag.tab_child_pad,
-            dag.possible, sw.term_index, team, game.C, T, dag.cx_ptr, dag.cx_idx, V, w,
-            dag.num_beliefs, tree.children)
-    if sw.parallel:
-        _best_par(sw.order, sw.bounds, *args)
-    else:
-        _best_ser(*args)
+    sw = sweep(dag.tree)
+    _max_dp(dag, game.weights(team, reach_other), sw.ident, V, V, True, _NO_CHOICE, sw.parallel)
     return dag.root_value(V)
+
+
+def max_dp_levels(dag: TeamDag, W: np.ndarray, parallel: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The max DP against the team's weights W (Z, X) keeping only two levels of values:
+    ``(root_values (B,), choice)``, ``choice`` (team nodes, B) int32 the maximising table row
+    of every (team node, belief) for :func:`extract_pure`. Every belief is valued (no
+    pruning), so ``root_values[b]`` is the best value from belief b.
+
+    Serial by default: one best response is a single short pass, for which threads measured
+    no faster on team-leduc (2 CPUs) and loading the threaded kernel costs cold time."""
+    sw = sweep(dag.tree)
+    shape = (sw.width + 1, dag.num_beliefs + 1)      # last row and column: zero dummies
+    Va, Vb = np.zeros(shape), np.zeros(shape)
+    choice = np.full((len(_team_nodes(dag)), dag.num_beliefs), -1, np.int32)
+    _max_dp(dag, W, sw.pos, Va, Vb, False, choice, parallel)
+    return Va[sw.pos[0], :dag.num_beliefs].copy(), choice
 
 
 def flows(dag: TeamDag, sigma: np.ndarray, F: np.ndarray, cum: np.ndarray | None = None,
@@ -695,11 +835,6 @@ def flows(dag: TeamDag, sigma: np.ndarray, F: np.ndarray, cum: np.ndarray | None
     else:
         _flows_ser(*args)
     return Tout
-
-
-@functools.lru_cache(maxsize=8)
-def _team_nodes(dag: TeamDag) -> np.ndarray:
-    return np.flatnonzero(dag.member >= 0).astype(np.int32)
 
 
 def normalize(dag: TeamDag, cum: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -736,21 +871,33 @@ class PureTeamStrategy:
 _EMPTY_F8 = np.zeros(0)
 
 
-def extract_pure(dag: TeamDag, V: np.ndarray | None = None, score: np.ndarray | None = None) -> PureTeamStrategy:
+def extract_pure(dag: TeamDag, V: np.ndarray | None = None, score: np.ndarray | None = None,
+                 choice: np.ndarray | None = None) -> PureTeamStrategy:
     """The pure team strategy picking, at every DAG node it reaches, the row with the best
-    continuation value in ``V`` (as filled by :func:`best_values`) or the largest ``score``."""
+    continuation value in ``V`` (as filled by :func:`best_values`), the largest ``score``, or
+    the row recorded in ``choice`` (from :func:`max_dp_levels`)."""
     tree = dag.tree
-    use_values = score is None
-    if use_values and V is None:
-        raise ValueError("give V (best-response values) or a row score")
-    Vw = V if V is not None else np.zeros((tree.num_nodes + 1, 1))
+    if choice is not None:
+        mode = _BY_CHOICE
+        if choice.dtype != np.int32 or choice.shape != (len(_team_nodes(dag)), dag.num_beliefs):
+            raise ValueError(f"choice must be int32 of shape (team nodes, B) = "
+                             f"{(len(_team_nodes(dag)), dag.num_beliefs)}, got {choice.dtype} {choice.shape}")
+    elif score is not None:
+        mode = _BY_SCORE
+    elif V is not None:
+        mode = _BY_VALUES
+    else:
+        raise ValueError("give V (best-response values), a row score or a recorded choice")
+    Vw = V if mode == _BY_VALUES else np.zeros((tree.num_nodes + 1, 1))
     tabs = infoset_tables(tree)
     acts = [np.full(tabs[s].size, -1, np.int8) for s in dag.seats]
     a1 = acts[1] if len(acts) > 1 else np.zeros(0, np.int8)
     chosen = np.empty(tree.num_nodes * len(dag.roots), np.int64)
     n = _extract(tree.kind, tree.children, dag.member, dag.table, dag.row0, dag.tab_offsets,
                  dag.tab_start, dag.tab_child, dag.tab_assign, dag.id_of, dag.roots, Vw,
-                 _EMPTY_F8 if score is None else np.asarray(score), use_values, acts[0], a1, chosen)
+                 _EMPTY_F8 if mode != _BY_SCORE else np.asarray(score),
+                 _NO_CHOICE if mode != _BY_CHOICE else choice, _team_index(dag), mode,
+                 acts[0], a1, chosen)
     for k, a in enumerate(acts):
         unset = a < 0
         a[unset] = dag.legal_first[k][unset]
@@ -817,12 +964,12 @@ def _warmup() -> None:
             object.__setattr__(sweep(game.tree), "parallel", game.tree.num_nodes >= PARALLEL_MIN_NODES)
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _marginals(kind, member, table, row0, tab_offsets, tab_start, tab_assign, id_of, sigma, F,
                num0, num1):
     N, B = kind.shape[0], tab_offsets.shape[1] - 1
     R = tab_assign.shape[1]
-    for h in range(N):
+    for h in prange(N):                # a node writes only its own information sets
         m = member[h]
         if m < 0:
             continue

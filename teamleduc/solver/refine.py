@@ -1,13 +1,15 @@
 """Optional refinement of an export: K signals per team, optimised member by member.
 
-Why: the export (:mod:`.export`) mixes a few *pure* joint strategies, which cannot represent
-the regret minimiser's averages on the big games (exported gap of several chips while the
-averages are within 1e-2). A signal is a *product of behavioural* strategies, so a richer
-small mixture exists; this module searches for it.
+Why: an exported signal is a product of the members' behavioural strategies, built from the
+regret minimiser's average (stratified signals, :mod:`.stratify`) or from pure strategies
+(:mod:`.export`); neither is optimised as a product. This module optimises the per-signal
+behaviour against the other team's whole belief DAG.
 
 What (block-coordinate descent, per team, alternating members):
 
-* start from the team's exported mixture (plus peeled candidates, up to ``K`` signals);
+* start from the team's exported mixture (plus peeled candidates, up to ``K`` signals, unless
+  both teams have the same equal weights: then the weights stay fixed so that the merged
+  meta-strategy keeps K signals);
 * fix one member's per-signal strategies; the other member's per-signal behavioural
   strategies and the signal weights are then a *perfect-recall* problem for the team (one
   member plays, the fixed member is part of the environment per signal), solved by
@@ -19,7 +21,7 @@ What (block-coordinate descent, per team, alternating members):
 A refined team mixture replaces the exported one only if its exact bound is better, and the
 refined export is returned only if its exact gap is smaller, so the reported gap stays the
 exact gap of what is written. The merged meta-strategy keeps at most ``max_signals`` signals
-(K_A + K_B - 1, :func:`teamleduc.submission.merge_team_mixtures`).
+(:func:`teamleduc.submission.merge_team_mixtures`).
 
 The per-seat passes are numba kernels over the public tree (one loop over nodes vectorised
 over signals and private cards); the other team's updates reuse :func:`.dag.cfr_update`.
@@ -117,8 +119,10 @@ _NONE = np.zeros(0)
 
 
 class _TeamRefiner:
-    def __init__(self, game: DagGame, team: int, sig: dict, weights: np.ndarray):
+    def __init__(self, game: DagGame, team: int, sig: dict, weights: np.ndarray,
+                 fixed_weights: bool = False):
         self.game, self.team = game, team
+        self.fixed_weights = fixed_weights
         self.tree = game.tree
         self.tabs = infoset_tables(self.tree)
         self.seats = game.dags[team].seats
@@ -194,12 +198,14 @@ class _TeamRefiner:
             regp *= np.where(regp > 0, pos_f, neg_f)
             self._reach(free, sg, r, cum, w * pp)
             cump += w * pp
-            q = np.maximum(regp, 0.0)
-            pp = q / q.sum() if q.sum() > 0 else np.full(self.K, 1.0 / self.K)
+            if not self.fixed_weights:
+                q = np.maximum(regp, 0.0)
+                pp = q / q.sum() if q.sum() > 0 else np.full(self.K, 1.0 / self.K)
             TA = team_reach(r[term])
         tot = cum.sum(axis=2, keepdims=True)
         self.sig[free] = np.where(tot > 0, cum / np.where(tot > 0, tot, 1.0), self.sig[free])
-        self.p = cump / cump.sum()
+        if not self.fixed_weights:
+            self.p = cump / cump.sum()
 
     def mixture(self, p, sig) -> TeamMixture:
         keep = np.flatnonzero(p > 0)
@@ -211,11 +217,13 @@ class _TeamRefiner:
 
 def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: int,
                 time_limit: float, extra=(), blocks: int = 3, progress=None,
-                max_iters: int = 10 ** 9):
+                max_iters: int = 10 ** 9, fixed_weights: bool = False):
     """Refine one team's mixture for ``time_limit`` seconds with at most ``signals`` signals.
 
     ``bound`` is the exact guaranteed value of ``mixture``; ``extra`` are further team
-    strategies (e.g. peels) to fill up to ``signals`` signals. Returns ``(bound, mixture)``,
+    strategies (e.g. peels) to fill up to ``signals`` signals. ``fixed_weights`` keeps the
+    signal weights (only the per-signal behaviour moves), e.g. to keep both teams' equal
+    weights aligned in the merged meta-strategy. Returns ``(bound, mixture)``,
     the input unchanged unless a strictly better exactly measured mixture was found."""
     team = mixture.team
     tabs = infoset_tables(game.tree)
@@ -235,7 +243,7 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
                 sig[s].append(es[s][j])
             w.append(0.1 * wmin)
     sig = {s: np.array(v) for s, v in sig.items()}
-    tr = _TeamRefiner(game, team, sig, np.array(w))
+    tr = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
     t0 = time.perf_counter()
     best = (bound, mixture)
     better = (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
@@ -266,18 +274,21 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
     t0 = time.perf_counter()
     mix = list(ex.mixtures)
     bounds = [ex.lower, ex.upper]
+    # equal weights on both sides (stratified signals) merge into K signals: keep them so
+    aligned = (mix[0].size == mix[1].size and np.array_equal(mix[0].weights, mix[1].weights))
     for team in (0, 1):
-        cap = min(signals, max_signals + 1 - mix[1 - team].size)
+        cap = mix[team].size if aligned else min(signals, max_signals + 1 - mix[1 - team].size)
         if cap < 1 or len(game.dags[team].seats) != 2:
             continue
         extra = []
-        if candidates is not None:
+        if candidates is not None and not aligned:
             have = {it.key() for it in mix[team].items}
             extra = [s for s in candidates.of_kind(team, "peel") if s.key() not in have]
         budget = (time_limit - (time.perf_counter() - t0)) / (2 - team)
         bounds[team], mix[team] = refine_team(game, mix[team], bounds[team], signals=cap,
                                               time_limit=max(budget, 0.0), extra=extra,
-                                              progress=progress, max_iters=max_iters)
+                                              progress=progress, max_iters=max_iters,
+                                              fixed_weights=aligned)
     if bounds[1] - bounds[0] >= ex.gap:
         return ex
     sub = merge_submission(game, tuple(mix))
