@@ -301,7 +301,7 @@ def _finish_reserve(game, max_signals: int, writing: bool) -> float:
     rows = sum(d.num_rows for d in game.dags)
     reserve = 0.05 + 5e-6 * infosets                       # exploitability of the export
     if writing:
-        reserve += 4e-7 * max_signals * infosets            # strategy CSV files
+        reserve += 5.5e-7 * max_signals * infosets          # strategy CSV files
         reserve += 4 * 4 * rows / 3e8                        # checkpoint arrays
     return reserve
 
@@ -338,7 +338,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     SolveResult
     """
     from . import checkpoint as ckpt
-    from .export import export, submission_gap, with_alternatives
+    from .export import export, measured, submission_gap, with_alternatives
 
     config = get_config(config) if not isinstance(config, GameConfig) else config
     if len(config.teams) != 2:
@@ -444,8 +444,10 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 budget = max(end - session(), 0.05)
             t_cand = time.perf_counter()
             alg.export_candidates(candidates, time_limit=0.25 * budget)
-            alternatives = alg.export_alternatives(max_signals)
+            alternatives = measured(game, alg.export_alternatives(max_signals))
             budget = max(budget - (time.perf_counter() - t_cand), 0.05)
+            if any(a is not None for a in alternatives):
+                budget *= 0.6        # keep time to merge the mixtures into the submission
             ex = export(game, candidates, max_signals=max_signals, time_limit=budget,
                         target_gap=target_gap if target_gap is not None else 0.0)
             ex = with_alternatives(game, ex, alternatives, max_signals=max_signals)

@@ -277,18 +277,23 @@ def guaranteed_value(game: DagGame, mixture: TeamMixture) -> float:
     return -v if team == 0 else v
 
 
+def measured(game: DagGame, mixtures) -> tuple:
+    """Each of a pair of team mixtures (or None) with its :func:`guaranteed_value`."""
+    return tuple(None if m is None else (m, guaranteed_value(game, m)) for m in mixtures)
+
+
 def with_alternatives(game: DagGame, ex: ExportResult, alternatives, *,
                       max_signals: int = MAX_SIGNALS) -> ExportResult:
     """``ex`` with either team's mixture replaced by its alternative (e.g. stratified signals,
     :mod:`.stratify`) where that gives the smallest exact gap within ``max_signals`` merged
-    signals. ``alternatives`` is a pair of :class:`TeamMixture` or None."""
+    signals. ``alternatives`` is a pair of ``(TeamMixture, exact bound)`` (see
+    :func:`measured`) or None."""
     t0 = time.perf_counter()
     options = []
     for team in (0, 1):
         opts = [(ex.mixtures[team], ex.lower if team == 0 else ex.upper)]
-        alt = alternatives[team]
-        if alt is not None:
-            opts.append((alt, guaranteed_value(game, alt)))
+        if alternatives[team] is not None:
+            opts.append(alternatives[team])
         options.append(opts)
     best = None
     for a, la in options[0]:
