@@ -11,7 +11,8 @@ from teamleduc.config import get_config
 from teamleduc.solver.dag import flows, marginals, product_reach
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
-from teamleduc.solver.stratify import stratified_counts, stratified_mixture
+from teamleduc.infosets import infoset_tables
+from teamleduc.solver.stratify import private_nodes, stratified_counts, stratified_mixture
 from teamleduc.submission import merge_team_mixtures
 
 
@@ -37,13 +38,18 @@ def test_signals_share_the_average_flow_exactly(averaged, signals):
 
 
 def test_pure_signals_are_exported_exactly(averaged):
-    """Rounding every straddling signal makes every signal a pure joint strategy, whose product
-    of marginals is exactly its play."""
+    """Rounding every straddling signal makes every signal pure wherever the team-mate still
+    acts below (elsewhere it mixes on its own, which a product of marginals also plays
+    exactly), so the exported products are exactly the signals' play."""
     game, sig = averaged
+    tabs = infoset_tables(game.tree)
     for team, dag in enumerate(game.dags):
+        private = private_nodes(dag)
+        assert private.any() and not private[dag.member >= 0].all()
         counts, reach = stratified_counts(game, team, sig[team], 9, round_share=0.0)
-        for num in counts.values():            # one action per reached information set
-            assert ((num > 0).sum(axis=2) <= 1).all()
+        for s, num in counts.items():          # one action per reached information set
+            shared = ~private[tabs[s].node]
+            assert ((num[:, shared] > 0).sum(axis=2) <= 1).all()
         mix = stratified_mixture(game, team, sig[team], 9, round_share=0.0)
         np.testing.assert_allclose(_mixture_reach(dag, mix), reach, atol=1e-12)
         assert np.abs(reach - flows(dag, sig[team], dag.new_values())).max() > 1e-6  # rounded

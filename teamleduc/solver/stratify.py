@@ -11,14 +11,16 @@ root each has 1/K. Where a member acts, the node's rows (prescriptions) get room
 to their probabilities, and the signals at (h, b), heaviest first, are packed into them: each
 goes whole to the row with the most room left, and is split across rows only when no row has
 room for all of it (or, with ``round_share`` <= 1, goes whole to that row anyway when its room
-holds at least that share of the signal). Non-member nodes pass every mass to every child.
+holds at least that share of the signal). Non-member nodes pass every mass to every child. Below a node where the team-mate never acts
+again (it folded, or its decisions are over) there is nothing to correlate, and every signal
+mixes on its own in the rows' exact proportions.
 
 * Without rounding (the default) the signals' DAG strategies together have exactly the
   average's flow, hence its value (tested). Packing keeps splits rare, so most of each
   signal's play is pure: a pure joint strategy, which the product of its members' behavioural
   marginals exports exactly.
-* With rounding at share 0 every signal is pure, and the flow is kept up to one signal's mass
-  per node.
+* With rounding at share 0 every signal is pure (except below nodes where the team-mate never
+  acts again), and the flow is kept up to one signal's mass per node.
 
 Each signal is exported as the product of its members' behavioural marginals. Both teams use
 the same K equal weights, so their merged meta-strategy has K signals, not 2K - 1
@@ -75,7 +77,7 @@ def _play(h, m, r, k, mass, children, tab_child, tab_assign, id_of, pool, tot, s
 @njit(cache=True)
 def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_child,
               tab_assign, id_of, roots, term_index, cx_ptr, cx_idx, sigma, weights, round_share,
-              pool_size, num0, num1, reach):
+              pool_size, private, num0, num1, reach):
     """The pass described in the module docstring. Nodes are in pre-order (children after
     parents), so each node's masses live in a pool slot from its parent's visit to its own.
     Fills the members' action counts ``num0``/``num1`` (K, n, 3) and the signals' DAG terminal
@@ -161,6 +163,17 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
                         order[q] = v
                     for j in range(nr):
                         room[j] = cum[j + 1] - cum[j]
+                    if private[h]:
+                        # the team-mate never acts below h: nothing to correlate with, so every
+                        # signal mixes on its own, in the rows' exact proportions
+                        for i in range(nk):
+                            k = order[i]
+                            for j in range(nr):
+                                share = (cum[j + 1] - cum[j]) / mass * pool[s, b, k]
+                                if share > 0.0:
+                                    _play(h, m, rows[j], k, share, children, tab_child,
+                                          tab_assign, id_of, pool, tot, slot, num0, num1)
+                        continue
                     for i in range(nk):
                         k = order[i]
                         left = pool[s, b, k]
@@ -192,6 +205,33 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
         nfree += 1
 
 
+@njit(cache=True)
+def _mate_never_acts(kind, actor, children, member, seats, out):
+    """``out[h]``: a member acts at h and the other member has no decision below h."""
+    N = kind.shape[0]
+    below = np.zeros((N, 2), np.bool_)
+    for h in range(N - 1, -1, -1):          # children have larger ids than their parent
+        for a in range(children.shape[1]):
+            c = children[h, a]
+            if c >= 0:
+                for i in range(2):
+                    if below[c, i] or (kind[c] == 0 and actor[c] == seats[i]):
+                        below[h, i] = True
+    for h in range(N):
+        if member[h] >= 0:
+            out[h] = not below[h, 1 - member[h]]
+
+
+def private_nodes(dag) -> np.ndarray:
+    """(N,) bool: team nodes below which the acting member's team-mate never acts (it folded,
+    or its decisions are over); there the signals mix privately and lose nothing."""
+    out = np.zeros(dag.tree.num_nodes, np.bool_)
+    if dag.num_members == 2:
+        t = dag.tree
+        _mate_never_acts(t.kind, t.actor, t.children, dag.member, np.array(dag.seats), out)
+    return out
+
+
 @njit(cache=True, parallel=True)
 def _normalise(num, uniform):
     """Counts (K, n, 3) to behaviour in place; uniform where a signal never reaches."""
@@ -221,8 +261,8 @@ def stratified_counts(game: DagGame, team: int, sigma: np.ndarray, signals: int,
     weights = np.full(K, 1.0 / K)
     _stratify(tree.kind, tree.children, d.member, d.table, d.row0, d.tab_offsets, d.tab_start,
               d.tab_child, d.tab_assign, d.id_of, d.roots, sweep(tree).term_index, d.cx_ptr,
-              d.cx_idx, np.asarray(sigma), weights, float(round_share), pool_size, nums[0], n1,
-              reach)
+              d.cx_idx, np.asarray(sigma), weights, float(round_share), pool_size,
+              private_nodes(d), nums[0], n1, reach)
     return dict(zip(d.seats, nums)), reach
 
 
