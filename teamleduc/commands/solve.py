@@ -54,8 +54,8 @@ def solve_command(config, method, time_limit, target_gap, max_iterations, max_si
     the final gap is always the exported submission's, computed with exact team best
     responses. The export splits each team's average into --max-signals equally likely
     signals that share its flow (stratified signals), or mixes pure strategies by linear
-    programming, whichever has the smaller exact gap. Ctrl-C stops at the next iteration, exports the best strategies so far and
-    writes the checkpoint; --resume continues from it.
+    programming, whichever has the smaller exact gap. Ctrl-C stops at the next iteration,
+    exports the best strategies so far and writes the checkpoint; --resume continues from it.
     """
     from ..errors import TeamLeducError
     from ..solver import DEFAULT_METHOD, solve

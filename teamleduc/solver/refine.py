@@ -36,8 +36,9 @@ from numba import njit
 
 from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
-from .dag import DagGame, ROW_DTYPE, best_values, cfr_update, flows, product_reach, sweep
+from .dag import DagGame, ROW_DTYPE, cfr_update, flows, sweep
 from .dag_cfr import dcfr
+from .export import guaranteed_value
 
 #: default number of signals a refined team mixture may use (before the merge cap)
 DEFAULT_SIGNALS = 30
@@ -133,7 +134,6 @@ class _TeamRefiner:
         self.K = len(self.p)
         self.R = game.config.num_ranks
         self.Z = len(self.tree.terminals)
-        self.Vo = game.dags[1 - team].new_values()
 
     def _reach(self, s, sg, out=None, cum=_NONE, wj=_NONE):
         t = self.tree
@@ -145,13 +145,6 @@ class _TeamRefiner:
 
     def _team_reach(self, p, r0, r1):
         return np.einsum("j,zja,zjb->zab", p, r0, r1).reshape(self.Z, self.R * self.R)
-
-    def bound(self, p, sig) -> float:
-        """Exact guaranteed value (team A's chips) of the mixture against the other team."""
-        term = self.tree.terminals
-        T = self._team_reach(p, *(self._reach(s, sig[s])[term] for s in self.seats))
-        v = best_values(self.game, 1 - self.team, T, self.Vo)
-        return -v if self.team == 0 else v
 
     def block(self, free_k: int, deadline: float, max_iters: int = 10 ** 9) -> None:
         """Optimise member ``free_k``'s strategies and the weights until ``deadline``."""
@@ -256,11 +249,7 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
             break
         tr.block(free_k, deadline, max_iters)
         mix = tr.mixture(tr.p, tr.sig)
-        # the exact bound of the mixture as it will be written (zero weights dropped)
-        T = sum(wk * product_reach(game.dags[team], it.probs)
-                for wk, it in zip(mix.weights, mix.items))
-        v = best_values(game, 1 - team, T, game.dags[1 - team].new_values())
-        val = -v if team == 0 else v
+        val = guaranteed_value(game, mix)    # of the mixture as written (zero weights dropped)
         if progress is not None:
             progress(team, b, val)
         if better(val, best[0]):

@@ -46,13 +46,11 @@ from numba import njit, prange
 
 from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
-from .dag import DagGame
+from .dag import DagGame, sweep
 
 #: default share of a signal's mass that a row's room must hold for the whole signal to go
 #: there although it does not fit (inf: never; the signals then keep the exact flow)
 ROUND_SHARE = np.inf
-#: largest number of rows of one (node, belief); prescription tables here have at most 3**3
-_MAX_ROWS = 64
 
 
 @njit(cache=True, inline="always")
@@ -77,7 +75,7 @@ def _play(h, m, r, k, mass, children, tab_child, tab_assign, id_of, pool, tot, s
 @njit(cache=True)
 def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_child,
               tab_assign, id_of, roots, term_index, cx_ptr, cx_idx, sigma, weights, round_share,
-              pool_size, private, num0, num1, reach):
+              pool_size, max_rows, private, num0, num1, reach):
     """The pass described in the module docstring. Nodes are in pre-order (children after
     parents), so each node's masses live in a pool slot from its parent's visit to its own.
     Fills the members' action counts ``num0``/``num1`` (K, n, 3) and the signals' DAG terminal
@@ -96,10 +94,8 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
         for k in range(K):
             pool[slot[0], b, k] = weights[k]
             tot[slot[0], b] += weights[k]
-    rows = np.empty(_MAX_ROWS, np.int64)
-    room = np.empty(_MAX_ROWS)
+    room = np.empty(max_rows)
     order = np.empty(K, np.int64)
-    cum = np.empty(_MAX_ROWS + 1)
     for h in range(N):
         s = slot[h]
         if s < 0:
@@ -140,13 +136,13 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
                     nr = tab_offsets[t, b + 1] - lo
                     ssum = 0.0
                     for j in range(nr):
-                        rows[j] = lo + j
                         ssum += sigma[base + lo + j]
-                    cum[0] = 0.0
-                    for j in range(nr):
-                        p = sigma[base + rows[j]] / ssum if ssum > 0.0 else 1.0 / nr
-                        cum[j + 1] = cum[j] + p * mass
-                    cum[nr] = mass
+                    acc = 0.0                 # each row's share of the mass: its room
+                    for j in range(nr):       # (cumulated, so that the rooms add up to mass)
+                        p = sigma[base + lo + j] / ssum if ssum > 0.0 else 1.0 / nr
+                        nxt = acc + p * mass if j < nr - 1 else mass
+                        room[j] = nxt - acc
+                        acc = nxt
                     # the signals, heaviest first, each to the row with the most room left;
                     # a signal is split only if no row has room for all of it
                     nk = 0
@@ -161,17 +157,15 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
                             order[q] = order[q - 1]
                             q -= 1
                         order[q] = v
-                    for j in range(nr):
-                        room[j] = cum[j + 1] - cum[j]
                     if private[h]:
                         # the team-mate never acts below h: nothing to correlate with, so every
                         # signal mixes on its own, in the rows' exact proportions
                         for i in range(nk):
                             k = order[i]
                             for j in range(nr):
-                                share = (cum[j + 1] - cum[j]) / mass * pool[s, b, k]
+                                share = room[j] / mass * pool[s, b, k]
                                 if share > 0.0:
-                                    _play(h, m, rows[j], k, share, children, tab_child,
+                                    _play(h, m, lo + j, k, share, children, tab_child,
                                           tab_assign, id_of, pool, tot, slot, num0, num1)
                         continue
                     for i in range(nk):
@@ -190,7 +184,7 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
                             else:
                                 take = left            # float dust beyond the last room
                             whole = False
-                            _play(h, m, rows[bj], k, take, children, tab_child, tab_assign,
+                            _play(h, m, lo + bj, k, take, children, tab_child, tab_assign,
                                   id_of, pool, tot, slot, num0, num1)
                             room[bj] -= take
                             left -= take
@@ -249,7 +243,6 @@ def stratified_counts(game: DagGame, team: int, sigma: np.ndarray, signals: int,
     signals together)."""
     if signals < 1:
         raise ValueError("signals must be at least 1")
-    from .dag import sweep
     d = game.dags[team]
     tree = game.tree
     tabs = infoset_tables(tree)
@@ -262,7 +255,7 @@ def stratified_counts(game: DagGame, team: int, sigma: np.ndarray, signals: int,
     _stratify(tree.kind, tree.children, d.member, d.table, d.row0, d.tab_offsets, d.tab_start,
               d.tab_child, d.tab_assign, d.id_of, d.roots, sweep(tree).term_index, d.cx_ptr,
               d.cx_idx, np.asarray(sigma), weights, float(round_share), pool_size,
-              private_nodes(d), nums[0], n1, reach)
+              d.max_rows, private_nodes(d), nums[0], n1, reach)
     return dict(zip(d.seats, nums)), reach
 
 
