@@ -396,6 +396,15 @@ def test_bad_arguments():
         solve("kuhn-3p", time_limit=1)
     with pytest.raises(TeamLeducError, match="no checkpoint"):
         solve("kuhn", time_limit=1, resume="/nonexistent/run")
+    # NaN limits would never stop the run; more than 100 signals break the challenge's cap
+    for kwargs, message in ((dict(time_limit=float("nan")), "time_limit"),
+                            (dict(time_limit=1, refine_seconds=float("nan")), "refine_seconds"),
+                            (dict(time_limit=1, refine_seconds=-1.0), "refine_seconds"),
+                            (dict(time_limit=1, target_gap=float("nan")), "target_gap"),
+                            (dict(time_limit=1, max_signals=101), "between 1 and 100"),
+                            (dict(time_limit=1, max_signals=0), "between 1 and 100")):
+        with pytest.raises(ValueError, match=message):
+            solve("kuhn", "dcfr", handle_sigint=False, **kwargs)
 
 
 def test_discounting_factors():

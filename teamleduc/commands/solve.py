@@ -30,9 +30,10 @@ def _progress_line(m) -> str:
               help="stop as soon as the exported submission's exact saddle-point gap is <= G")
 @click.option("--max-iterations", type=int, default=None, metavar="N",
               help="stop the algorithm after N iterations (counted over resumed sessions too)")
-@click.option("--max-signals", type=int, default=100, show_default=True, metavar="K",
-              help="cap on the exported meta-strategy's signals; more signals keep more of "
-                   "the correlation (a team-leduc submission is about 14 MB per signal)")
+@click.option("--max-signals", type=click.IntRange(1, 100), default=100, show_default=True,
+              metavar="K",
+              help="cap on the exported meta-strategy's signals (1 to 100); more signals keep "
+                   "more of the correlation (a team-leduc submission is about 14 MB per signal)")
 @click.option("--refine-seconds", type=float, default=0.0, show_default=True, metavar="S",
               help="seconds (within --time-limit) to refine the final export member by member "
                    "(kept only if its exact gap is smaller); 0 = off")

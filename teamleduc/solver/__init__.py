@@ -42,6 +42,7 @@ from .. import __version__
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
 from .common import Candidates, Measurement, TeamMixture
+from .export import MAX_SIGNALS
 
 #: method name -> module (one module per algorithm)
 METHODS = {"dcfr": "dag_cfr", "cfr+": "dag_cfr", "pcfr+": "dag_cfr",
@@ -355,10 +356,15 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
         method = DEFAULT_METHOD
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if time_limit <= 0:
-        raise ValueError("time_limit must be positive")
-    if max_signals < 1:
-        raise ValueError("max_signals must be at least 1")
+    if not time_limit > 0:                      # also refuses NaN, which would never stop
+        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
+    if not 1 <= max_signals <= MAX_SIGNALS:
+        raise ValueError(f"max_signals must be between 1 and {MAX_SIGNALS} (the challenge's "
+                         f"cap), not {max_signals}")
+    for name, value in (("refine_seconds", refine_seconds), ("export_time", export_time),
+                        ("target_gap", target_gap)):
+        if value is not None and not (value >= 0 and math.isfinite(value)):
+            raise ValueError(f"{name} must be a finite number >= 0, not {value}")
 
     t0 = time.perf_counter()
     base_seconds = prev.seconds if prev else 0.0
