@@ -308,7 +308,7 @@ def test_refined_export_is_no_worse_and_exact():
     rm.add_export_candidates(cand)
     ex = export(rm.game, cand, max_signals=12, time_limit=1.0)
     ref = refine_export(rm.game, ex, max_signals=12, time_limit=60.0, candidates=cand,
-                        max_iters=200)
+                        max_iters=200, blocks=3)
     assert ref.gap <= ex.gap
     assert ref.signals <= 12
     r = exploitability(config, ref.submission)

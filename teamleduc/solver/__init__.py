@@ -196,6 +196,11 @@ class _RegretAlgorithm:
     def direct_export(self, max_signals: int):
         return None
 
+    def refine_opponents(self) -> tuple:
+        """For refining team k: the other team's (regrets, current strategy), to start the
+        refinement's opponent near equilibrium instead of from uniform."""
+        return ((self.rm.reg[1], self.rm.sigma[1]), (self.rm.reg[0], self.rm.sigma[0]))
+
     def state(self) -> dict:
         return self.rm.state()
 
@@ -237,6 +242,9 @@ class _DoubleOracleAlgorithm:
                 candidates.add(team, s, "column")
 
     def export_alternatives(self, max_signals: int) -> tuple:
+        return (None, None)
+
+    def refine_opponents(self) -> tuple:
         return (None, None)
 
     def direct_export(self, max_signals: int):
@@ -311,7 +319,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
           target_gap: float | None = None, max_iterations: int | None = None,
           max_signals: int = 100, out_dir=None, resume=None, progress=None,
           checkpoint_interval: float = 120.0, handle_sigint: bool = True,
-          export_time: float | None = None, refine_seconds: float = 0.0) -> SolveResult:
+          export_time: float | None = None, refine_seconds: float | None = None) -> SolveResult:
     """Solve a two-team game for TMECor and export a submission.
 
     Parameters
@@ -332,7 +340,9 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     export_time : seconds kept for the final export (default 15% of ``time_limit``).
     refine_seconds : seconds (within ``time_limit``) for refining the final export
         (:mod:`.refine`); the refined export is kept only if its exact gap is smaller.
-        0 (default) = off.
+        0 = off; None (default) = :func:`.refine.auto_seconds` for a regret minimiser without
+        a target gap (40 % of the limit on the big presets when that buys each team at least
+        100 refinement iterations, else 0), otherwise off. Never after Ctrl-C.
 
     Returns
     -------
@@ -394,7 +404,13 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
 
     reserve = _finish_reserve(game, max_signals, out is not None)
     export_budget = _export_budget(time_limit) if export_time is None else float(export_time)
+    if refine_seconds is None:
+        # by default only for a time-limited regret-minimiser run on a big game
+        from .refine import auto_seconds
+        refine_seconds = (auto_seconds(game, time_limit, max_signals)
+                          if METHODS[method] == "dag_cfr" and target_gap is None else 0.0)
     refine_seconds = max(float(refine_seconds), 0.0)
+    parameters = dict(alg.parameters, refine_seconds=refine_seconds)
     main_deadline = max(time_limit - export_budget - reserve - refine_seconds, 0.0)
     end = max(time_limit - reserve - refine_seconds, main_deadline)
     internal_target = target_gap if target_gap is not None else -math.inf
@@ -482,11 +498,12 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 break
 
         ex = best[0]
-        if refine_seconds > 0:
+        if refine_seconds > 0 and status not in (SOLVED, TARGET_REACHED, INTERRUPTED) \
+                and ex.gap > 0:
             from .refine import refine_export
             budget = min(refine_seconds, max(time_limit - reserve - session(), 0.05))
             refined = refine_export(game, ex, max_signals=max_signals, time_limit=budget,
-                                    candidates=candidates)
+                                    candidates=candidates, opponents=alg.refine_opponents())
             if refined is not ex:
                 ex = refined
                 record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))
@@ -499,7 +516,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
         if target_gap is not None and upper - lower <= target_gap and status != SOLVED:
             status = TARGET_REACHED
         result = SolveResult(
-            preset=config.name, method=method, parameters=alg.parameters, status=status,
+            preset=config.name, method=method, parameters=parameters, status=status,
             message=STATUS_MESSAGES[status], iterations=alg.iterations, seconds=total(),
             lower=lower, upper=upper, signals=ex.signals,
             team_signals=(ex.mixtures[0].size, ex.mixtures[1].size),

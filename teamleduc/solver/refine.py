@@ -32,90 +32,152 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
-from .dag import DagGame, ROW_DTYPE, cfr_update, flows, sweep
+from .dag import DagGame, ROW_DTYPE, best_values, cfr_update, flows, sweep
 from .dag_cfr import dcfr
 from .export import guaranteed_value
 
 #: default number of signals a refined team mixture may use (before the merge cap)
 DEFAULT_SIGNALS = 30
-#: seconds per block below which refine_export uses fewer blocks
-BLOCK_SECONDS = 20.0
+#: share of the time limit that refinement gets by default (:func:`auto_seconds`)
+AUTO_SHARE = 0.4
+#: ... when it buys each team at least this many refinement iterations
+AUTO_MIN_ITERS = 100
+#: ... and the team DAGs have at least this many rows (team-leduc-2025: 1.9 M, team-leduc:
+#: 24.7 M; the small presets, up to 0.1 M, are solved exactly by the LP export)
+AUTO_MIN_ROWS = 1_000_000
+#: seconds per (signal x public node) and per opponent DAG row of one refinement iteration,
+#: measured on the 2-core machine (team-leduc-2025, 100 signals: 0.12 s; team-leduc: 1.5 s)
+_SECONDS_PER_SIGNAL_NODE, _SECONDS_PER_ROW = 2.4e-8, 1.8e-8
+#: iterations per block: on team-leduc-2025 two blocks of ~160 improve more than one of 330
+#: or four of 80 (a block's average needs ~40 iterations to be as good as its start)
+BLOCK_ITERS = 160
+#: a block measures its average exactly every this many iterations and keeps the best
+CHECK_EVERY = 10
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _member_pass(kind, children, actor, seat, id_of, term_index, cv, sigma, reg, V, pos_f, neg_f):
     """Per-signal CFR update of one member (``sigma``/``reg`` (K, n, 3)) against counterfactual
-    terminal values ``cv`` (Z, K, R); fills ``V`` (N, K, R)."""
+    terminal values ``cv`` (K, Z, R); fills ``V`` (K, N, R). Signals in parallel: each writes
+    only its own slice of ``sigma``, ``reg`` and ``V``."""
     N = kind.shape[0]
-    K = cv.shape[1]
-    R = cv.shape[2]
-    for h in range(N - 1, -1, -1):
-        if kind[h] == 2:
-            z = term_index[h]
-            for j in range(K):
+    K, _, R = cv.shape
+    for j in prange(K):
+        Vj, sj, rj, cj = V[j], sigma[j], reg[j], cv[j]
+        for h in range(N - 1, -1, -1):
+            if kind[h] == 2:
+                z = term_index[h]
                 for x in range(R):
-                    V[h, j, x] = cv[z, j, x]
-        elif kind[h] == 0 and actor[h] == seat:
-            for j in range(K):
+                    Vj[h, x] = cj[z, x]
+            elif kind[h] == 0 and actor[h] == seat:
                 for x in range(R):
                     i = id_of[h, x]
                     ev = 0.0
                     for a in range(3):
                         c = children[h, a]
                         if c >= 0:
-                            ev += sigma[j, i, a] * V[c, j, x]
-                    V[h, j, x] = ev
+                            ev += sj[i, a] * Vj[c, x]
+                    Vj[h, x] = ev
                     tot = 0.0
                     nl = 0
                     for a in range(3):
                         c = children[h, a]
                         if c >= 0:
                             nl += 1
-                            r = reg[j, i, a] + V[c, j, x] - ev
+                            r = rj[i, a] + Vj[c, x] - ev
                             r *= pos_f if r > 0 else neg_f
-                            reg[j, i, a] = r
+                            rj[i, a] = r
                             tot += max(r, 0.0)
                     for a in range(3):
                         if children[h, a] >= 0:
-                            sigma[j, i, a] = max(reg[j, i, a], 0.0) / tot if tot > 0 else 1.0 / nl
-        else:
-            for j in range(K):
+                            sj[i, a] = max(rj[i, a], 0.0) / tot if tot > 0 else 1.0 / nl
+            else:
                 for x in range(R):
                     s = 0.0
                     for a in range(children.shape[1]):
                         c = children[h, a]
                         if c >= 0:
-                            s += V[c, j, x]
-                    V[h, j, x] = s
+                            s += Vj[c, x]
+                    Vj[h, x] = s
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def _member_reach(parent, action, kind, actor, seat, id_of, sigma, out, cum, wj):
-    """Reach (N, K, R) of one member's per-signal strategies; adds ``wj[j]`` x reach-weighted
-    sigma to ``cum`` when ``wj`` is non-empty."""
-    N, K, R = out.shape
-    for j in range(K):
-        for x in range(R):
-            out[0, j, x] = 1.0
+    """Reach (K, N, R) of one member's per-signal strategies; adds ``wj[j]`` x reach-weighted
+    sigma to ``cum`` when ``wj`` is non-empty. Signals in parallel."""
+    K, N, R = out.shape
     acc = wj.shape[0] > 0
-    for h in range(1, N):
-        p = parent[h]
-        if kind[p] == 0 and actor[p] == seat:
-            a = action[h]
-            for j in range(K):
+    for j in prange(K):
+        oj, sj, cj = out[j], sigma[j], cum[j]
+        for x in range(R):
+            oj[0, x] = 1.0
+        for h in range(1, N):
+            p = parent[h]
+            if kind[p] == 0 and actor[p] == seat:
+                a = action[h]
                 for x in range(R):
                     i = id_of[p, x]
-                    out[h, j, x] = out[p, j, x] * sigma[j, i, a]
+                    oj[h, x] = oj[p, x] * sj[i, a]
                     if acc:
-                        cum[j, i, a] += wj[j] * out[p, j, x] * sigma[j, i, a]
-        else:
-            for j in range(K):
+                        cj[i, a] += wj[j] * oj[p, x] * sj[i, a]
+            else:
                 for x in range(R):
-                    out[h, j, x] = out[p, j, x]
+                    oj[h, x] = oj[p, x]
+
+
+#: terminals per block of the per-terminal kernels (a block walks the signals in order)
+_ZBLOCK = 512
+
+
+@njit(cache=True, parallel=True)
+def _pair_reach(p, rfix, rfree, term, free_second, out):
+    """The team's (Z, R*R) terminal reach ``out[z, a*R + b]`` (a: the first member's rank) from
+    the signal weights ``p``, the fixed member's per-signal reach ``rfix`` (K, Z, R) at the
+    terminals and the free member's ``rfree`` (K, N, R) at every node (second member when
+    ``free_second``). Blocks of terminals in parallel, signals in order within a block."""
+    K, _, R = rfix.shape
+    Z = term.shape[0]
+    out[:] = 0.0
+    for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
+        z0 = blk * _ZBLOCK
+        z1 = min(z0 + _ZBLOCK, Z)
+        for j in range(K):
+            pj = p[j]
+            if pj == 0.0:
+                continue
+            for z in range(z0, z1):
+                h = term[z]
+                for a in range(R):
+                    ra = pj * (rfix[j, z, a] if free_second else rfree[j, h, a])
+                    if ra != 0.0:
+                        for b in range(R):
+                            rb = rfree[j, h, b] if free_second else rfix[j, z, b]
+                            out[z, a * R + b] += ra * rb
+
+
+@njit(cache=True, parallel=True)
+def _member_values(W, rfix, free_second, out):
+    """Counterfactual terminal values (K, Z, R) of the free member: ``W`` (Z, R, R) summed
+    against the fixed member's per-signal terminal reach ``rfix`` (K, Z, R), over the fixed
+    member's rank (the first index of ``W`` when ``free_second``, else the second)."""
+    K, Z, R = rfix.shape
+    for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
+        z0 = blk * _ZBLOCK
+        z1 = min(z0 + _ZBLOCK, Z)
+        for j in range(K):
+            for z in range(z0, z1):
+                for x in range(R):
+                    s = 0.0
+                    for y in range(R):
+                        if free_second:
+                            s += W[z, y, x] * rfix[j, z, y]
+                        else:
+                            s += W[z, x, y] * rfix[j, z, y]
+                    out[j, z, x] = s
 
 
 _NONE = np.zeros(0)
@@ -126,11 +188,13 @@ class _TeamRefiner:
                  fixed_weights: bool = False):
         self.game, self.team = game, team
         self.fixed_weights = fixed_weights
+        self.opponent = None
         self.tree = game.tree
         self.tabs = infoset_tables(self.tree)
         self.seats = game.dags[team].seats
         self.sig = {s: np.ascontiguousarray(sig[s], dtype=np.float64) for s in self.seats}
-        self.p = np.asarray(weights, dtype=np.float64) / np.sum(weights)
+        self.given = np.asarray(weights, dtype=np.float64)
+        self.p = self.given / np.sum(weights)
         self.K = len(self.p)
         self.R = game.config.num_ranks
         self.Z = len(self.tree.terminals)
@@ -138,57 +202,87 @@ class _TeamRefiner:
     def _reach(self, s, sg, out=None, cum=_NONE, wj=_NONE):
         t = self.tree
         if out is None:
-            out = np.empty((t.num_nodes, self.K, self.R))
+            out = np.empty((self.K, t.num_nodes, self.R))
         _member_reach(t.parent, t.action, t.kind, t.actor, s, self.tabs[s].id_of, sg, out,
                       cum if cum.size else sg, wj)
         return out
 
-    def _team_reach(self, p, r0, r1):
-        return np.einsum("j,zja,zjb->zab", p, r0, r1).reshape(self.Z, self.R * self.R)
+    def _team_reach(self, p, rfix, rfree, free_second):
+        """(Z, R*R) team terminal reach (see :func:`_pair_reach`)."""
+        out = np.empty((self.Z, self.R * self.R))
+        _pair_reach(p, rfix, rfree, self.tree.terminals, free_second, out)
+        return out
 
-    def block(self, free_k: int, deadline: float, max_iters: int = 10 ** 9) -> None:
-        """Optimise member ``free_k``'s strategies and the weights until ``deadline``."""
+    def block(self, free_k: int, deadline: float, max_iters: int = 10 ** 9,
+              iters: int | None = None) -> float:
+        """Optimise member ``free_k``'s strategies (and the weights unless fixed) until
+        ``deadline`` or ``max_iters`` iterations. With ``iters``, stop after that many unless
+        the time left would not hold 60 % of another such block (then go on to the deadline).
+        The block's average is measured exactly every :data:`CHECK_EVERY` iterations and at
+        the end; the best one is kept and its exact value returned (early averages of a block
+        are much worse than its start)."""
         g, t, team = self.game, self.tree, self.team
         term = t.terminals
         free, fixed = self.seats[free_k], self.seats[1 - free_k]
         od = g.dags[1 - team]
-        oreg = np.zeros(od.num_rows, ROW_DTYPE)
-        ocum = np.zeros(od.num_rows, ROW_DTYPE)
-        osig = od.uniform_sigma()
+        if self.opponent is not None:
+            oreg, osig = (a.copy() for a in self.opponent)
+        else:
+            oreg = np.zeros(od.num_rows, ROW_DTYPE)
+            osig = od.uniform_sigma()
         olast = np.zeros(0, ROW_DTYPE)
         oV, oF = od.new_values(), od.new_values()
         disc = dcfr()
-        rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed])[term])
+        r = np.empty((self.K, t.num_nodes, self.R))
+        rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed], r)[:, term])
         sg = self.sig[free].copy()
         reg = np.zeros_like(sg)
         cum = np.zeros_like(sg)
         pp = self.p.copy()
         regp = np.zeros(self.K)
         cump = np.zeros(self.K)
-        r = np.empty((t.num_nodes, self.K, self.R))
         V = np.empty_like(r)
+        cv = np.empty((self.K, self.Z, self.R))
         sw = sweep(t)
         id_of = self.tabs[free].id_of
 
-        def team_reach(rfree):
-            return self._team_reach(pp, rf, rfree) if free_k == 1 else self._team_reach(pp, rfree, rf)
+        def team_reach(rfree, weights=None):
+            q = pp if weights is None else weights
+            return self._team_reach(q, rf, rfree, free_k == 1)
 
-        TA = team_reach(self._reach(free, sg, r)[term])
+        TA = team_reach(self._reach(free, sg, r))
+        better = (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
+        best_val, best = None, None
+        oVm = od.new_values()
+
+        def check():
+            """Measure the block's average so far exactly; keep it if it is the best."""
+            nonlocal best_val, best
+            tot = cum.sum(axis=2, keepdims=True)
+            avg = np.where(tot > 0, cum / np.where(tot > 0, tot, 1.0), self.sig[free])
+            pa = pp if self.fixed_weights else cump / cump.sum()
+            bv = best_values(g, 1 - team, team_reach(self._reach(free, avg, r), pa), oVm)
+            val = -bv if team == 0 else bv
+            if best_val is None or better(val, best_val):
+                best_val, best = val, (avg, pa.copy())
+
         it = 0
+        t_start = time.perf_counter()
         while it < max_iters and (it == 0 or time.perf_counter() < deadline):
+            if iters is not None and it >= iters:
+                now = time.perf_counter()
+                if deadline - now >= 0.6 * iters * (now - t_start) / it:
+                    break
             it += 1
             pos_f, neg_f = disc.factors(it)
             w = float(it) ** 2
             cfr_update(g, 1 - team, TA, oV, oreg, osig, olast, pos_f, neg_f, False)
-            TB = flows(od, osig, oF, ocum, w)
+            TB = flows(od, osig, oF)          # the other team's average is not needed
             W = g.weights(team, TB).reshape(self.Z, self.R, self.R)
-            if free_k == 1:
-                cv = np.einsum("zab,zja->zjb", W, rf)
-            else:
-                cv = np.einsum("zab,zjb->zja", W, rf)
+            _member_values(W, rf, free_k == 1, cv)
             _member_pass(t.kind, t.children, t.actor, free, id_of, sw.term_index,
-                         np.ascontiguousarray(cv), sg, reg, V, pos_f, neg_f)
-            vals = V[0].sum(axis=1)
+                         cv, sg, reg, V, pos_f, neg_f)
+            vals = V[:, 0].sum(axis=1)
             regp = regp + vals - pp @ vals
             regp *= np.where(regp > 0, pos_f, neg_f)
             self._reach(free, sg, r, cum, w * pp)
@@ -196,30 +290,58 @@ class _TeamRefiner:
             if not self.fixed_weights:
                 q = np.maximum(regp, 0.0)
                 pp = q / q.sum() if q.sum() > 0 else np.full(self.K, 1.0 / self.K)
-            TA = team_reach(r[term])
-        tot = cum.sum(axis=2, keepdims=True)
-        self.sig[free] = np.where(tot > 0, cum / np.where(tot > 0, tot, 1.0), self.sig[free])
-        if not self.fixed_weights:
-            self.p = cump / cump.sum()
+            TA = team_reach(r)
+            if it % CHECK_EVERY == 0:
+                check()
+                TA = team_reach(self._reach(free, sg, r))   # r was used by the check
+        check()
+        self.sig[free], self.p = best[0], best[1] / best[1].sum()
+        return best_val
 
     def mixture(self, p, sig) -> TeamMixture:
+        """The mixture of the signals with positive weight. Fixed weights are returned
+        bit for bit as given, so that both teams' equal weights still merge into K signals."""
         keep = np.flatnonzero(p > 0)
         items = tuple(ProductStrategy(self.seats, {s: sig[s][j].copy() for s in self.seats})
                       for j in keep)
-        w = p[keep] / p[keep].sum()
+        w = self.given[keep] if self.fixed_weights else p[keep] / p[keep].sum()
         return TeamMixture(self.team, self.seats, w, items)
 
 
+def iteration_seconds(game: DagGame, signals: int) -> float:
+    """Estimated seconds of one refinement iteration with ``signals`` signals (from the sizes,
+    so that the default is deterministic)."""
+    rows = max(d.num_rows for d in game.dags)
+    return _SECONDS_PER_SIGNAL_NODE * signals * game.tree.num_nodes + _SECONDS_PER_ROW * rows
+
+
+def auto_seconds(game: DagGame, time_limit: float, signals: int) -> float:
+    """Default refinement seconds of a run of ``time_limit`` seconds: :data:`AUTO_SHARE` of
+    it when both teams have two members, the DAGs have at least :data:`AUTO_MIN_ROWS` rows
+    (smaller games are solved exactly by the LP export) and each team's half buys at least
+    :data:`AUTO_MIN_ITERS` iterations, else 0. On 2 cores: team-leduc-2025 from a 60 s
+    limit, team-leduc from about 13 minutes."""
+    if any(d.num_members != 2 or d.num_rows < AUTO_MIN_ROWS for d in game.dags):
+        return 0.0
+    share = AUTO_SHARE * time_limit
+    return share if share / 2 >= AUTO_MIN_ITERS * iteration_seconds(game, signals) else 0.0
+
+
 def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: int,
-                time_limit: float, extra=(), blocks: int = 3, progress=None,
-                max_iters: int = 10 ** 9, fixed_weights: bool = False):
+                time_limit: float, extra=(), blocks: int | None = None,
+                block_iters: int = BLOCK_ITERS, progress=None, max_iters: int = 10 ** 9,
+                fixed_weights: bool = False, opponent=None):
     """Refine one team's mixture for ``time_limit`` seconds with at most ``signals`` signals.
 
     ``bound`` is the exact guaranteed value of ``mixture``; ``extra`` are further team
     strategies (e.g. peels) to fill up to ``signals`` signals. ``fixed_weights`` keeps the
     signal weights (only the per-signal behaviour moves), e.g. to keep both teams' equal
-    weights aligned in the merged meta-strategy. Returns ``(bound, mixture)``,
-    the input unchanged unless a strictly better exactly measured mixture was found."""
+    weights aligned in the merged meta-strategy. Blocks of ``block_iters`` iterations
+    (at most ``max_iters``; at most ``blocks`` blocks) alternate the members until the time
+    is up; a block that does not improve is undone. ``opponent`` = (regrets, strategy) of
+    the other team's DAG to start its regret minimiser from (e.g. the solver's state).
+    Returns ``(bound, mixture)``, the input unchanged unless a strictly better exactly
+    measured mixture was found."""
     team = mixture.team
     tabs = infoset_tables(game.tree)
     sizes = {s: tabs[s].size for s in mixture.seats}
@@ -239,28 +361,36 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
             w.append(0.1 * wmin)
     sig = {s: np.array(v) for s, v in sig.items()}
     tr = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
-    t0 = time.perf_counter()
+    tr.opponent = opponent
+    end = time.perf_counter() + time_limit
     best = (bound, mixture)
     better = (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
-    for b in range(blocks):
-        free_k = 1 - (b % 2)
-        deadline = t0 + time_limit * (b + 1) / blocks
-        if time.perf_counter() >= deadline and b > 0:
+    start = (tr.p.copy(), {s: v.copy() for s, v in tr.sig.items()})
+    b = 0
+    while blocks is None or b < blocks:
+        if b > 0 and time.perf_counter() >= end:
             break
-        tr.block(free_k, deadline, max_iters)
+        tr.block(1 - (b % 2), end, max_iters, iters=block_iters)
         mix = tr.mixture(tr.p, tr.sig)
         val = guaranteed_value(game, mix)    # of the mixture as written (zero weights dropped)
         if progress is not None:
             progress(team, b, val)
         if better(val, best[0]):
             best = (val, mix)
+            start = (tr.p.copy(), {s: v.copy() for s, v in tr.sig.items()})
+        else:
+            # the block made things worse: the next one (other member) starts from the best
+            tr.p, tr.sig = start[0].copy(), {s: v.copy() for s, v in start[1].items()}
+        b += 1
     return best
 
 
 def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, candidates=None,
-                  signals: int = DEFAULT_SIGNALS, progress=None, max_iters: int = 10 ** 9):
+                  signals: int = DEFAULT_SIGNALS, progress=None, max_iters: int = 10 ** 9,
+                  blocks: int | None = None, opponents=(None, None)):
     """The export ``ex`` (:class:`.export.ExportResult`) refined for ``time_limit`` seconds
-    (half per team); returned only if its exact gap is smaller, else ``ex`` itself."""
+    (half per team); returned only if its exact gap is smaller, else ``ex`` itself.
+    ``opponents[k]`` = (regrets, strategy) to start team k's opponent from (or None)."""
     from .export import ExportResult, merge_submission
     t0 = time.perf_counter()
     mix = list(ex.mixtures)
@@ -276,13 +406,11 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
             have = {it.key() for it in mix[team].items}
             extra = [s for s in candidates.of_kind(team, "peel") if s.key() not in have]
         budget = (time_limit - (time.perf_counter() - t0)) / (2 - team)
-        # a block needs about 20 s on team-leduc-2025 to improve on its start: fewer, longer
-        # blocks when time is short
-        blocks = max(1, min(3, int(budget // BLOCK_SECONDS)))
         bounds[team], mix[team] = refine_team(game, mix[team], bounds[team], signals=cap,
                                               time_limit=max(budget, 0.0), extra=extra,
-                                              blocks=blocks, progress=progress,
-                                              max_iters=max_iters, fixed_weights=aligned)
+                                              progress=progress, max_iters=max_iters,
+                                              blocks=blocks, fixed_weights=aligned,
+                                              opponent=opponents[team])
     if bounds[1] - bounds[0] >= ex.gap:
         return ex
     sub = merge_submission(game, tuple(mix))
