@@ -297,8 +297,11 @@ class _StopFlag:
         return False
 
 
-def _export_budget(time_limit: float) -> float:
-    """Seconds kept for the export at the end of a run of ``time_limit`` seconds."""
+def _export_budget(time_limit: float, big: bool = False) -> float:
+    """Seconds kept for the export at the end of a run of ``time_limit`` seconds. A big game
+    (:func:`.export.is_big`) is exported by stratified signals alone, which takes seconds."""
+    if big:
+        return min(max(0.03 * time_limit, 1.0), 30.0)
     return min(max(0.15 * time_limit, 0.2), 600.0)
 
 
@@ -349,7 +352,8 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     SolveResult
     """
     from . import checkpoint as ckpt
-    from .export import export, measured, submission_gap, with_alternatives
+    from .export import (export, from_alternatives, is_big, measured, submission_gap,
+                         with_alternatives)
 
     config = get_config(config) if not isinstance(config, GameConfig) else config
     if len(config.teams) != 2:
@@ -403,7 +407,9 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                                            alg.state(), candidates, config.to_dict()))
 
     reserve = _finish_reserve(game, max_signals, out is not None)
-    export_budget = _export_budget(time_limit) if export_time is None else float(export_time)
+    big = is_big(game)
+    export_budget = (_export_budget(time_limit, big) if export_time is None
+                     else float(export_time))
     if refine_seconds is None:
         # by default only for a time-limited regret-minimiser run on a big game
         from .refine import auto_seconds
@@ -465,14 +471,19 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
             else:
                 budget = max(end - session(), 0.05)
             t_cand = time.perf_counter()
-            alg.export_candidates(candidates, time_limit=0.25 * budget)
-            alternatives = measured(game, alg.export_alternatives(max_signals))
-            budget = max(budget - (time.perf_counter() - t_cand), 0.05)
-            if any(a is not None for a in alternatives):
-                budget *= 0.6        # keep time to merge the mixtures into the submission
-            ex = export(game, candidates, max_signals=max_signals, time_limit=budget,
-                        target_gap=target_gap if target_gap is not None else 0.0)
-            ex = with_alternatives(game, ex, alternatives, max_signals=max_signals)
+            ex = None
+            if big:
+                ex = from_alternatives(game, measured(game, alg.export_alternatives(max_signals)),
+                                       max_signals=max_signals)
+            if ex is None:
+                alg.export_candidates(candidates, time_limit=0.25 * budget)
+                alternatives = measured(game, alg.export_alternatives(max_signals))
+                budget = max(budget - (time.perf_counter() - t_cand), 0.05)
+                if any(a is not None for a in alternatives):
+                    budget *= 0.6        # keep time to merge the mixtures into the submission
+                ex = export(game, candidates, max_signals=max_signals, time_limit=budget,
+                            target_gap=target_gap if target_gap is not None else 0.0)
+                ex = with_alternatives(game, ex, alternatives, max_signals=max_signals)
             direct = alg.direct_export(max_signals)
             if direct is not None and direct.gap < ex.gap:
                 ex = direct

@@ -42,6 +42,16 @@ from .dag import DagGame, best_response_pure, extract_pure
 
 #: default cap on the merged meta-strategy's signals (the issue's limit)
 MAX_SIGNALS = 100
+#: team DAGs with at least this many rows (team-leduc-2025: 1.9 M, team-leduc: 24.7 M) are
+#: exported by stratified signals alone: there the LP export never came near them (exact gaps
+#: 2-14 against 0.1-0.4) and cost minutes and gigabytes on team-leduc; the small presets (up
+#: to 0.1 M rows) keep the LP export, which solves them exactly
+BIG_ROWS = 1_000_000
+
+
+def is_big(game: DagGame) -> bool:
+    """True for games exported by stratified signals alone (see :data:`BIG_ROWS`)."""
+    return any(d.num_rows >= BIG_ROWS for d in game.dags)
 
 
 @dataclass(frozen=True, eq=False)
@@ -308,6 +318,22 @@ def with_alternatives(game: DagGame, ex: ExportResult, alternatives, *,
     return ExportResult(mixtures=(a, b), lower=float(la), upper=float(ub), rounds=ex.rounds,
                         columns=ex.columns, seconds=ex.seconds + time.perf_counter() - t0,
                         submission=merge_submission(game, (a, b)))
+
+
+def from_alternatives(game: DagGame, alternatives, *,
+                      max_signals: int = MAX_SIGNALS) -> ExportResult | None:
+    """The export made of both teams' alternatives alone (pairs ``(TeamMixture, exact
+    bound)``, see :func:`measured`); None if one is missing or they merge into more than
+    ``max_signals`` signals."""
+    if any(a is None for a in alternatives):
+        return None
+    (a, la), (b, ub) = alternatives
+    if merge_team_mixtures(a.weights, b.weights).probs.size > max_signals:
+        return None
+    t0 = time.perf_counter()
+    sub = merge_submission(game, (a, b))
+    return ExportResult(mixtures=(a, b), lower=float(la), upper=float(ub), rounds=0,
+                        columns=(0, 0), seconds=time.perf_counter() - t0, submission=sub)
 
 
 def merge_submission(game: DagGame, mixtures) -> Submission:

@@ -38,7 +38,7 @@ from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
 from .dag import DagGame, ROW_DTYPE, best_values, cfr_update, flows, sweep
 from .dag_cfr import dcfr
-from .export import guaranteed_value
+from .export import guaranteed_value, is_big
 
 #: default number of signals a refined team mixture may use (before the merge cap)
 DEFAULT_SIGNALS = 30
@@ -46,9 +46,6 @@ DEFAULT_SIGNALS = 30
 AUTO_SHARE = 0.4
 #: ... when it buys each team at least this many refinement iterations
 AUTO_MIN_ITERS = 100
-#: ... and the team DAGs have at least this many rows (team-leduc-2025: 1.9 M, team-leduc:
-#: 24.7 M; the small presets, up to 0.1 M, are solved exactly by the LP export)
-AUTO_MIN_ROWS = 1_000_000
 #: seconds per (signal x public node) and per opponent DAG row of one refinement iteration,
 #: measured on the 2-core machine (team-leduc-2025, 100 signals: 0.12 s; team-leduc: 1.5 s)
 _SECONDS_PER_SIGNAL_NODE, _SECONDS_PER_ROW = 2.4e-8, 1.8e-8
@@ -233,16 +230,18 @@ class _TeamRefiner:
         olast = np.zeros(0, ROW_DTYPE)
         oV, oF = od.new_values(), od.new_values()
         disc = dcfr()
-        r = np.empty((self.K, t.num_nodes, self.R))
-        rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed], r)[:, term])
+        # the fixed member's reach stays float64 (the exact checks use it); the free member's
+        # iterates and the counterfactual values are float32 (half the memory on team-leduc)
+        V = np.empty((self.K, t.num_nodes, self.R))
+        rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed], V)[:, term])
+        r = np.empty((self.K, t.num_nodes, self.R), np.float32)
         sg = self.sig[free].copy()
         reg = np.zeros_like(sg)
         cum = np.zeros_like(sg)
         pp = self.p.copy()
         regp = np.zeros(self.K)
         cump = np.zeros(self.K)
-        V = np.empty_like(r)
-        cv = np.empty((self.K, self.Z, self.R))
+        cv = np.empty((self.K, self.Z, self.R), np.float32)
         sw = sweep(t)
         id_of = self.tabs[free].id_of
 
@@ -259,9 +258,11 @@ class _TeamRefiner:
             """Measure the block's average so far exactly; keep it if it is the best."""
             nonlocal best_val, best
             tot = cum.sum(axis=2, keepdims=True)
-            avg = np.where(tot > 0, cum / np.where(tot > 0, tot, 1.0), self.sig[free])
+            avg = self.sig[free].copy()              # where the block never reached: as before
+            np.divide(cum, tot, out=avg, where=tot > 0)
             pa = pp if self.fixed_weights else cump / cump.sum()
-            bv = best_values(g, 1 - team, team_reach(self._reach(free, avg, r), pa), oVm)
+            # V is scratch here (the next member pass overwrites all of it)
+            bv = best_values(g, 1 - team, team_reach(self._reach(free, avg, V), pa), oVm)
             val = -bv if team == 0 else bv
             if best_val is None or better(val, best_val):
                 best_val, best = val, (avg, pa.copy())
@@ -293,7 +294,6 @@ class _TeamRefiner:
             TA = team_reach(r)
             if it % CHECK_EVERY == 0:
                 check()
-                TA = team_reach(self._reach(free, sg, r))   # r was used by the check
         check()
         self.sig[free], self.p = best[0], best[1] / best[1].sum()
         return best_val
@@ -302,7 +302,8 @@ class _TeamRefiner:
         """The mixture of the signals with positive weight. Fixed weights are returned
         bit for bit as given, so that both teams' equal weights still merge into K signals."""
         keep = np.flatnonzero(p > 0)
-        items = tuple(ProductStrategy(self.seats, {s: sig[s][j].copy() for s in self.seats})
+        # views: the refiner replaces its arrays and never writes into them
+        items = tuple(ProductStrategy(self.seats, {s: sig[s][j] for s in self.seats})
                       for j in keep)
         w = self.given[keep] if self.fixed_weights else p[keep] / p[keep].sum()
         return TeamMixture(self.team, self.seats, w, items)
@@ -317,11 +318,11 @@ def iteration_seconds(game: DagGame, signals: int) -> float:
 
 def auto_seconds(game: DagGame, time_limit: float, signals: int) -> float:
     """Default refinement seconds of a run of ``time_limit`` seconds: :data:`AUTO_SHARE` of
-    it when both teams have two members, the DAGs have at least :data:`AUTO_MIN_ROWS` rows
-    (smaller games are solved exactly by the LP export) and each team's half buys at least
+    it when both teams have two members, the game is big (:func:`.export.is_big`; smaller
+    games are solved exactly by the LP export) and each team's half buys at least
     :data:`AUTO_MIN_ITERS` iterations, else 0. On 2 cores: team-leduc-2025 from a 60 s
     limit, team-leduc from about 13 minutes."""
-    if any(d.num_members != 2 or d.num_rows < AUTO_MIN_ROWS for d in game.dags):
+    if not is_big(game) or any(d.num_members != 2 for d in game.dags):
         return 0.0
     share = AUTO_SHARE * time_limit
     return share if share / 2 >= AUTO_MIN_ITERS * iteration_seconds(game, signals) else 0.0
@@ -365,22 +366,23 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
     end = time.perf_counter() + time_limit
     best = (bound, mixture)
     better = (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
-    start = (tr.p.copy(), {s: v.copy() for s, v in tr.sig.items()})
     b = 0
     while blocks is None or b < blocks:
         if b > 0 and time.perf_counter() >= end:
             break
-        tr.block(1 - (b % 2), end, max_iters, iters=block_iters)
+        free_k = 1 - (b % 2)
+        # a block replaces (never writes into) these arrays: references suffice to undo it
+        before = (tr.p, tr.sig[tr.seats[free_k]])
+        tr.block(free_k, end, max_iters, iters=block_iters)
         mix = tr.mixture(tr.p, tr.sig)
         val = guaranteed_value(game, mix)    # of the mixture as written (zero weights dropped)
         if progress is not None:
             progress(team, b, val)
         if better(val, best[0]):
             best = (val, mix)
-            start = (tr.p.copy(), {s: v.copy() for s, v in tr.sig.items()})
         else:
             # the block made things worse: the next one (other member) starts from the best
-            tr.p, tr.sig = start[0].copy(), {s: v.copy() for s, v in start[1].items()}
+            tr.p, tr.sig[tr.seats[free_k]] = before
         b += 1
     return best
 
