@@ -1,30 +1,34 @@
-"""Optional refinement of an export: K signals per team, optimised member by member.
+"""Refinement of an export: K signals per team, optimised member by member.
 
 Why: an exported signal is a product of the members' behavioural strategies, built from the
 regret minimiser's average (stratified signals, :mod:`.stratify`) or from pure strategies
 (:mod:`.export`); neither is optimised as a product. This module optimises the per-signal
 behaviour against the other team's whole belief DAG.
 
-What (block-coordinate descent, per team, alternating members):
+What (block-coordinate ascent, per team, alternating members):
 
 * start from the team's exported mixture (plus peeled candidates, up to ``K`` signals, unless
-  both teams have the same equal weights: then the weights stay fixed so that the merged
-  meta-strategy keeps K signals);
+  both teams have the same equal weights: then the weights stay fixed, bit for bit, so that
+  the merged meta-strategy keeps K signals);
 * fix one member's per-signal strategies; the other member's per-signal behavioural
-  strategies and the signal weights are then a *perfect-recall* problem for the team (one
-  member plays, the fixed member is part of the environment per signal), solved by
+  strategies (and the signal weights unless fixed) are then a *perfect-recall* problem for the
+  team (one member plays, the fixed member is part of the environment per signal), solved by
   regret matching (DCFR factors) against the other team, which itself runs DAG-CFR on its
-  whole belief DAG (it may play any correlated strategy);
-* after each block the averaged mixture is measured **exactly** (the other team's exact best
-  response on its belief DAG) and the best mixture is kept; then the members swap roles.
+  whole belief DAG (it may play any correlated strategy) from the solver's regrets when given;
+* a block lasts :data:`BLOCK_ITERS` iterations (or the rest of the time when another block
+  would not fit); its average is measured **exactly** (the other team's exact best response on
+  its belief DAG) every :data:`CHECK_EVERY` iterations and the best one is kept; a block that
+  does not beat the best mixture so far is undone; then the members swap roles.
 
 A refined team mixture replaces the exported one only if its exact bound is better, and the
 refined export is returned only if its exact gap is smaller, so the reported gap stays the
 exact gap of what is written. The merged meta-strategy keeps at most ``max_signals`` signals
-(:func:`teamleduc.submission.merge_team_mixtures`).
+(:func:`teamleduc.submission.merge_team_mixtures`). :func:`auto_seconds` is the solver's
+default share of the time limit.
 
-The per-seat passes are numba kernels over the public tree (one loop over nodes vectorised
-over signals and private cards); the other team's updates reuse :func:`.dag.cfr_update`.
+The per-member passes are numba kernels over the public tree, one signal per thread, arrays
+signal-major (K, nodes, ranks); the other team's updates reuse :func:`.dag.cfr_update`. One
+iteration on team-leduc-2025 with 100 signals takes 0.12 s on 2 cores.
 """
 
 from __future__ import annotations
