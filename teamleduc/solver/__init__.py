@@ -471,13 +471,10 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
             else:
                 budget = max(end - session(), 0.05)
             t_cand = time.perf_counter()
-            ex = None
-            if big:
-                ex = from_alternatives(game, measured(game, alg.export_alternatives(max_signals)),
-                                       max_signals=max_signals)
+            alternatives = measured(game, alg.export_alternatives(max_signals))
+            ex = from_alternatives(game, alternatives, max_signals=max_signals) if big else None
             if ex is None:
                 alg.export_candidates(candidates, time_limit=0.25 * budget)
-                alternatives = measured(game, alg.export_alternatives(max_signals))
                 budget = max(budget - (time.perf_counter() - t_cand), 0.05)
                 if any(a is not None for a in alternatives):
                     budget *= 0.6        # keep time to merge the mixtures into the submission

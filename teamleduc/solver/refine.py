@@ -184,6 +184,11 @@ def _member_values(W, rfix, free_second, out):
 _NONE = np.zeros(0)
 
 
+def _better(team: int):
+    """``better(a, b)``: is bound ``a`` better than ``b`` for ``team`` (A maximises)?"""
+    return (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
+
+
 class _TeamRefiner:
     def __init__(self, game: DagGame, team: int, sig: dict, weights: np.ndarray,
                  fixed_weights: bool = False):
@@ -254,7 +259,7 @@ class _TeamRefiner:
             return self._team_reach(q, rf, rfree, free_k == 1)
 
         TA = team_reach(self._reach(free, sg, r))
-        better = (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
+        better = _better(team)
         best_val, best = None, None
         oVm = od.new_values()
 
@@ -369,7 +374,7 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
     tr.opponent = opponent
     end = time.perf_counter() + time_limit
     best = (bound, mixture)
-    better = (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
+    better = _better(team)
     b = 0
     while blocks is None or b < blocks:
         if b > 0 and time.perf_counter() >= end:
