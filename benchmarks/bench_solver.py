@@ -49,7 +49,7 @@ def _solve(preset: str, method: str, seconds: float) -> dict:
 
 
 def _curve(history) -> str:
-    inner = [h for h in history if h["what"] != "export"]
+    inner = [h for h in history if h["what"] not in ("export", "refine")]
     if not inner:
         return "-"
     # about eight points, log-spaced in time
@@ -66,7 +66,7 @@ def main() -> None:
           "export = the written submission")
     for preset, method, seconds, target in _runs():
         r = _solve(preset, method, seconds)
-        inner = [h for h in r["history"] if h["what"] != "export"]
+        inner = [h for h in r["history"] if h["what"] not in ("export", "refine")]
         best_inner = min((h["gap"] for h in inner), default=float("nan"))
         print(f"{preset:>16} {method:>13} {seconds:6.0f} s: {r['iterations']} iterations, "
               f"value in [{r['value_lower']:+.6f}, {r['value_upper']:+.6f}], "

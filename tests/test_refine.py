@@ -67,8 +67,9 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
     sw = sweep(t)
     sig_all, reg_all = sigma.copy(), np.zeros_like(sigma)
     V_all = np.empty((K, t.num_nodes, R))
+    live = np.ones((K, t.num_nodes), dtype=bool)
     _member_pass(t.kind, t.children, t.actor, seat, tabs[seat].id_of, sw.term_index, cv,
-                 sig_all, reg_all, V_all, 1.0, 0.0)
+                 sig_all, reg_all, V_all, 1.0, 0.0, live)
     for j in range(K):
         one = np.empty((1, t.num_nodes, R))
         c1 = np.zeros((1, n, 3))
@@ -78,12 +79,60 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
         np.testing.assert_allclose(cum[j], c1[0], rtol=1e-12)
         s1, g1, V1 = sigma[j:j + 1].copy(), np.zeros((1, n, 3)), np.empty((1, t.num_nodes, R))
         _member_pass(t.kind, t.children, t.actor, seat, tabs[seat].id_of, sw.term_index,
-                     cv[j:j + 1].copy(), s1, g1, V1, 1.0, 0.0)
+                     cv[j:j + 1].copy(), s1, g1, V1, 1.0, 0.0, live[j:j + 1])
         np.testing.assert_allclose(V_all[j], V1[0], rtol=1e-12)
         np.testing.assert_allclose(sig_all[j], s1[0], rtol=1e-12)
     # reach of the root is 1, and a member's reach is a product of its own probabilities
     assert np.all(reach[:, 0] == 1.0)
     assert np.all((reach >= 0) & (reach <= 1 + 1e-12))
+
+
+def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
+    """Skipping the nodes the fixed member never reaches changes no value and no strategy
+    where it plays (and leaves the strategy alone where it does not)."""
+    game, _ = averaged
+    t = game.tree
+    fixed, free = game.dags[0].seats
+    tabs = infoset_tables(t)
+    rng = np.random.default_rng(5)
+    K, R = 3, game.config.num_ranks
+    fsig = rng.dirichlet(np.ones(3), size=(K, tabs[fixed].size))
+    fsig[fsig < 0.3] = 0.0                      # the fixed member never takes some actions
+    fsig /= fsig.sum(axis=2, keepdims=True)
+    reach = np.empty((K, t.num_nodes, R))
+    _member_reach(t.parent, t.action, t.kind, t.actor, fixed, tabs[fixed].id_of, fsig, reach,
+                  fsig, np.zeros(0))
+    live = reach.max(axis=2) > 0
+    assert 0 < live.mean() < 1
+    cv = rng.normal(size=(K, len(t.terminals), R)) * live[:, t.terminals, None]
+    sw = sweep(t)
+    start = rng.dirichlet(np.ones(3), size=(K, tabs[free].size))
+    runs = []
+    for mask in (np.ones_like(live), live):
+        sg, V = start.copy(), np.empty((K, t.num_nodes, R))
+        _member_pass(t.kind, t.children, t.actor, free, tabs[free].id_of, sw.term_index, cv,
+                     sg, np.zeros_like(sg), V, 1.0, 0.0, mask)
+        runs.append((sg, V))
+    np.testing.assert_allclose(runs[0][1], runs[1][1], rtol=1e-12, atol=1e-15)
+    mine = (t.kind == 0) & (t.actor == free)
+    for j in range(K):
+        played = tabs[free].id_of[mine & live[j]].ravel()
+        idle = np.setdiff1d(tabs[free].id_of[mine].ravel(), played)
+        np.testing.assert_allclose(runs[1][0][j, played], runs[0][0][j, played], rtol=1e-12)
+        np.testing.assert_array_equal(runs[1][0][j, idle], start[j, idle])
+
+
+def test_warm_block_starts_from_the_given_strategy(averaged):
+    """With an overwhelming warm start the iterates never leave the given strategy, so the
+    block keeps exactly the mixture it started from."""
+    game, sig = averaged
+    mix = stratified_mixture(game, 0, sig[0], 6)
+    sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
+    strat = mix.strategies(sizes)
+    tr = _TeamRefiner(game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights,
+                      fixed_weights=True)
+    val = tr.block(1, deadline=0.0, max_iters=12, warm=1e12)
+    assert val == pytest.approx(guaranteed_value(game, mix), abs=1e-9)
 
 
 def test_block_value_is_exact(averaged):

@@ -14,7 +14,8 @@ METHOD_CHOICES = ["dcfr", "cfr+", "pcfr+", "double-oracle"]
 
 
 def _progress_line(m) -> str:
-    what = {"average": "avg", "restricted": "lp", "export": "EXPORT"}.get(m.what, m.what)
+    what = {"average": "avg", "restricted": "lp", "export": "EXPORT",
+            "refine": "refining"}.get(m.what, m.what)
     return (f"iter {m.iteration:>7d}  {m.seconds:9.2f} s  lower {m.lower:+.7f}  "
             f"upper {m.upper:+.7f}  gap {m.gap:.3e}  ({what})")
 
@@ -51,9 +52,9 @@ class _SecondsOrAuto(click.ParamType):
 @click.option("--refine-seconds", type=_SecondsOrAuto(), default="auto", show_default=True,
               metavar="S|auto",
               help="seconds (within --time-limit) to refine the final export member by member "
-                   "(kept only if its exact gap is smaller); 0 = off; auto = 40% of the time "
+                   "(kept only if its exact gap is smaller); 0 = off; auto = half the time "
                    "limit when that is enough for about 100 refinement iterations per team "
-                   "(team-leduc-2025 from 60 s, team-leduc from about 13 minutes), else off")
+                   "(team-leduc-2025 from 47 s, team-leduc from about 10 minutes), else off")
 @click.option("--out", "out_dir", default="solution", show_default=True,
               type=click.Path(file_okay=False),
               help="folder for submission/, solve-report.json, convergence.png, checkpoint.npz")
@@ -68,7 +69,8 @@ def solve_command(config, method, time_limit, target_gap, max_iterations, max_si
     Prints one progress line per exact measurement: iteration, elapsed seconds, the lower and
     upper bound on the TMECor value of team A (in chips per hand) and their gap. Lines marked
     (avg) measure a regret minimiser's average strategies, (lp) a double oracle's restricted
-    equilibrium, and EXPORT the exported submission itself (at most --max-signals signals);
+    equilibrium, (refining) the export after each refinement block (the best of each team so
+    far), and EXPORT the exported submission itself (at most --max-signals signals);
     the final gap is always the exported submission's, computed with exact team best
     responses. The export splits each team's average into --max-signals equally likely
     signals that share its flow (stratified signals), or mixes pure strategies by linear

@@ -344,7 +344,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     refine_seconds : seconds (within ``time_limit``) for refining the final export
         (:mod:`.refine`); the refined export is kept only if its exact gap is smaller.
         0 = off; None (default) = :func:`.refine.auto_seconds` for a regret minimiser without
-        a target gap (40 % of the limit on the big presets when that buys each team at least
+        a target gap (half the limit on the big presets when that buys each team at least
         100 refinement iterations, else 0), otherwise off. Never after Ctrl-C.
 
     Returns
@@ -510,8 +510,17 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 and ex.gap > 0:
             from .refine import refine_export
             budget = min(refine_seconds, max(time_limit - reserve - session(), 0.05))
+            bounds = [ex.lower, ex.upper]
+
+            def refined_block(team, block, value):
+                # each block's mixture is measured exactly: report the best pair so far
+                if (value > bounds[0]) if team == 0 else (value < bounds[1]):
+                    bounds[team] = value
+                record(Measurement(alg.iterations, total(), bounds[0], bounds[1], "refine"))
+
             refined = refine_export(game, ex, max_signals=max_signals, time_limit=budget,
-                                    candidates=candidates, opponents=alg.refine_opponents())
+                                    candidates=candidates, opponents=alg.refine_opponents(),
+                                    progress=refined_block)
             if refined is not ex:
                 ex = refined
                 record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))
@@ -592,7 +601,8 @@ def write_outputs(result: SolveResult, out: Path, config) -> None:
 
 def _warmup() -> None:
     """Compile the solver's kernels on tiny games (``python -m teamleduc.warmup``)."""
-    from . import dag
+    from . import dag, refine
     dag._warmup()
+    refine._warmup()
     solve("tiny-team", "dcfr", time_limit=5.0, max_iterations=20, handle_sigint=False)
     solve("kuhn", "double-oracle", time_limit=5.0, max_iterations=3, handle_sigint=False)

@@ -70,7 +70,7 @@ class Measurement:
     ``lower`` = value of team A's strategy against team B's exact best response; ``upper`` =
     value of team A's exact best response against team B's strategy; ``gap = upper - lower``
     (the saddle-point gap). ``what`` says which strategies were measured ("average", "export",
-    "restricted")."""
+    "restricted", "refine": the export during refinement)."""
 
     iteration: int
     seconds: float

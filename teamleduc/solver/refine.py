@@ -15,10 +15,14 @@ What (block-coordinate ascent, per team, alternating members):
   team (one member plays, the fixed member is part of the environment per signal), solved by
   regret matching (DCFR factors) against the other team, which itself runs DAG-CFR on its
   whole belief DAG (it may play any correlated strategy) from the solver's regrets when given;
+* a block starts warm: the free member's regrets are set so that regret matching reproduces
+  its current strategy (:data:`WARM_ITERS`), and the other team's regret minimiser goes on
+  from the previous block (:data:`CARRY_OPPONENT`);
 * a block lasts :data:`BLOCK_ITERS` iterations (or the rest of the time when another block
   would not fit); its average is measured **exactly** (the other team's exact best response on
   its belief DAG) every :data:`CHECK_EVERY` iterations and the best one is kept; a block that
-  does not beat the best mixture so far is undone; then the members swap roles.
+  does not beat the best mixture so far is undone, and that member's next block is twice as
+  long (the same block again would fail again); then the members swap roles.
 
 A refined team mixture replaces the exported one only if its exact bound is better, and the
 refined export is returned only if its exact gap is smaller, so the reported gap stays the
@@ -27,8 +31,9 @@ exact gap of what is written. The merged meta-strategy keeps at most ``max_signa
 default share of the time limit.
 
 The per-member passes are numba kernels over the public tree, one signal per thread, arrays
-signal-major (K, nodes, ranks); the other team's updates reuse :func:`.dag.cfr_update`. One
-iteration on team-leduc-2025 with 100 signals takes 0.12 s on 2 cores.
+signal-major (K, nodes, ranks), skipping the nodes the fixed member never reaches in that
+signal; the other team's updates reuse :func:`.dag.cfr_update`. One iteration on
+team-leduc-2025 with 100 signals takes 0.12 s on 2 cores.
 """
 
 from __future__ import annotations
@@ -46,31 +51,44 @@ from .export import guaranteed_value, is_big
 
 #: default number of signals a refined team mixture may use (before the merge cap)
 DEFAULT_SIGNALS = 30
-#: share of the time limit that refinement gets by default (:func:`auto_seconds`)
-AUTO_SHARE = 0.4
+#: share of the time limit that refinement gets by default (:func:`auto_seconds`); on
+#: team-leduc-2025, 78 s split as 18 s of solving and 2 x 30 s of refining exported a gap of
+#: 0.034, as 30 + 2 x 24 s 0.041 and as 55 + 2 x 12 s 0.059
+AUTO_SHARE = 0.5
 #: ... when it buys each team at least this many refinement iterations
 AUTO_MIN_ITERS = 100
 #: seconds per (signal x public node) and per opponent DAG row of one refinement iteration,
 #: measured on the 2-core machine (team-leduc-2025, 100 signals: 0.12 s; team-leduc: 1.5 s)
 _SECONDS_PER_SIGNAL_NODE, _SECONDS_PER_ROW = 2.4e-8, 1.8e-8
-#: iterations per block: on team-leduc-2025 two blocks of ~160 improve more than one of 330
-#: or four of 80 (a block's average needs ~40 iterations to be as good as its start)
-BLOCK_ITERS = 160
+#: iterations per block (warm started): on team-leduc-2025, with 24 s per team, blocks of 100
+#: gave an exported gap of 0.041, of 60 0.049, of 160 0.054 and of 40 0.088
+BLOCK_ITERS = 100
 #: a block measures its average exactly every this many iterations and keeps the best
 CHECK_EVERY = 10
+#: warm start of a block: the free member's regrets start proportional to its current
+#: strategy, at this many times each information set's first instantaneous regret (0: cold)
+WARM_ITERS = 10.0
+#: the other team's regret minimiser goes on from one block to the next
+CARRY_OPPONENT = True
 
 
 @njit(cache=True, parallel=True)
-def _member_pass(kind, children, actor, seat, id_of, term_index, cv, sigma, reg, V, pos_f, neg_f):
+def _member_pass(kind, children, actor, seat, id_of, term_index, cv, sigma, reg, V, pos_f, neg_f,
+                 live):
     """Per-signal CFR update of one member (``sigma``/``reg`` (K, n, 3)) against counterfactual
     terminal values ``cv`` (K, Z, R); fills ``V`` (K, N, R). Signals in parallel: each writes
-    only its own slice of ``sigma``, ``reg`` and ``V``."""
+    only its own slice of ``sigma``, ``reg`` and ``V``. Nodes where ``live[j, h]`` is false
+    (the fixed member never gets there in signal j, so every value below is 0) are skipped:
+    their regrets would only be rescaled, which leaves the strategy as it is."""
     N = kind.shape[0]
     K, _, R = cv.shape
     for j in prange(K):
-        Vj, sj, rj, cj = V[j], sigma[j], reg[j], cv[j]
+        Vj, sj, rj, cj, lj = V[j], sigma[j], reg[j], cv[j], live[j]
         for h in range(N - 1, -1, -1):
-            if kind[h] == 2:
+            if not lj[h]:
+                for x in range(R):
+                    Vj[h, x] = 0.0
+            elif kind[h] == 2:
                 z = term_index[h]
                 for x in range(R):
                     Vj[h, x] = cj[z, x]
@@ -171,6 +189,14 @@ def _member_values(W, rfix, free_second, out):
         z1 = min(z0 + _ZBLOCK, Z)
         for j in range(K):
             for z in range(z0, z1):
+                dead = True
+                for y in range(R):
+                    if rfix[j, z, y] != 0.0:
+                        dead = False
+                if dead:
+                    for x in range(R):
+                        out[j, z, x] = 0.0
+                    continue
                 for x in range(R):
                     s = 0.0
                     for y in range(R):
@@ -195,6 +221,7 @@ class _TeamRefiner:
         self.game, self.team = game, team
         self.fixed_weights = fixed_weights
         self.opponent = None
+        self.carry = CARRY_OPPONENT
         self.tree = game.tree
         self.tabs = infoset_tables(self.tree)
         self.seats = game.dags[team].seats
@@ -220,13 +247,14 @@ class _TeamRefiner:
         return out
 
     def block(self, free_k: int, deadline: float, max_iters: int = 10 ** 9,
-              iters: int | None = None) -> float:
+              iters: int | None = None, warm: float = WARM_ITERS) -> float:
         """Optimise member ``free_k``'s strategies (and the weights unless fixed) until
         ``deadline`` or ``max_iters`` iterations. With ``iters``, stop after that many unless
         the time left would not hold 60 % of another such block (then go on to the deadline).
         The block's average is measured exactly every :data:`CHECK_EVERY` iterations and at
         the end; the best one is kept and its exact value returned (early averages of a block
-        are much worse than its start)."""
+        are much worse than its start). ``warm`` > 0 starts the free member's regrets so that
+        regret matching reproduces its current strategy (:data:`WARM_ITERS`)."""
         g, t, team = self.game, self.tree, self.team
         term = t.terminals
         free, fixed = self.seats[free_k], self.seats[1 - free_k]
@@ -243,6 +271,7 @@ class _TeamRefiner:
         # iterates and the counterfactual values are float32 (half the memory on team-leduc)
         V = np.empty((self.K, t.num_nodes, self.R))
         rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed], V)[:, term])
+        live = V.max(axis=2) > 0             # (K, N): nodes the fixed member reaches
         r = np.empty((self.K, t.num_nodes, self.R), np.float32)
         sg = self.sig[free].copy()
         reg = np.zeros_like(sg)
@@ -259,6 +288,16 @@ class _TeamRefiner:
             return self._team_reach(q, rf, rfree, free_k == 1)
 
         TA = team_reach(self._reach(free, sg, r))
+        if warm > 0:
+            # regrets proportional to the current strategy make it the first iterate; their
+            # scale (warm x the information set's largest first regret) sets how fast it moves
+            W = g.weights(team, flows(od, osig, oF)).reshape(self.Z, self.R, self.R)
+            _member_values(W, rf, free_k == 1, cv)
+            first = np.zeros_like(sg)
+            _member_pass(t.kind, t.children, t.actor, free, id_of, sw.term_index,
+                         cv, sg.copy(), first, V, 1.0, 1.0, live)
+            scale = np.abs(first).max(axis=2, keepdims=True)
+            reg = sg * np.where(scale > 0, warm * scale, 1e-300)
         better = _better(team)
         best_val, best = None, None
         oVm = od.new_values()
@@ -291,7 +330,7 @@ class _TeamRefiner:
             W = g.weights(team, TB).reshape(self.Z, self.R, self.R)
             _member_values(W, rf, free_k == 1, cv)
             _member_pass(t.kind, t.children, t.actor, free, id_of, sw.term_index,
-                         cv, sg, reg, V, pos_f, neg_f)
+                         cv, sg, reg, V, pos_f, neg_f, live)
             vals = V[:, 0].sum(axis=1)
             regp = regp + vals - pp @ vals
             regp *= np.where(regp > 0, pos_f, neg_f)
@@ -305,6 +344,8 @@ class _TeamRefiner:
                 check()
         check()
         self.sig[free], self.p = best[0], best[1] / best[1].sum()
+        if self.carry:
+            self.opponent = (oreg, osig)     # the next block's opponent starts from here
         return best_val
 
     def mixture(self, p, sig) -> TeamMixture:
@@ -329,8 +370,8 @@ def auto_seconds(game: DagGame, time_limit: float, signals: int) -> float:
     """Default refinement seconds of a run of ``time_limit`` seconds: :data:`AUTO_SHARE` of
     it when both teams have two members, the game is big (:func:`.export.is_big`; smaller
     games are solved exactly by the LP export) and each team's half buys at least
-    :data:`AUTO_MIN_ITERS` iterations, else 0. On 2 cores: team-leduc-2025 from a 60 s
-    limit, team-leduc from about 13 minutes."""
+    :data:`AUTO_MIN_ITERS` iterations, else 0. On 2 cores: team-leduc-2025 from a 47 s
+    limit, team-leduc from about 10 minutes."""
     if not is_big(game) or any(d.num_members != 2 for d in game.dags):
         return 0.0
     share = AUTO_SHARE * time_limit
@@ -376,22 +417,27 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
     best = (bound, mixture)
     better = _better(team)
     b = 0
+    # a block that failed would fail again from the same point: that member's next block
+    # is twice as long (until a block of either member succeeds)
+    length = [block_iters, block_iters]
     while blocks is None or b < blocks:
         if b > 0 and time.perf_counter() >= end:
             break
         free_k = 1 - (b % 2)
         # a block replaces (never writes into) these arrays: references suffice to undo it
         before = (tr.p, tr.sig[tr.seats[free_k]])
-        tr.block(free_k, end, max_iters, iters=block_iters)
+        tr.block(free_k, end, max_iters, iters=length[free_k])
         mix = tr.mixture(tr.p, tr.sig)
         val = guaranteed_value(game, mix)    # of the mixture as written (zero weights dropped)
         if progress is not None:
             progress(team, b, val)
         if better(val, best[0]):
             best = (val, mix)
+            length = [block_iters, block_iters]
         else:
             # the block made things worse: the next one (other member) starts from the best
             tr.p, tr.sig[tr.seats[free_k]] = before
+            length[free_k] *= 2
         b += 1
     return best
 
@@ -429,3 +475,17 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
     return ExportResult(mixtures=tuple(mix), lower=float(bounds[0]), upper=float(bounds[1]),
                         rounds=ex.rounds, columns=ex.columns,
                         seconds=ex.seconds + time.perf_counter() - t0, submission=sub)
+
+
+def _warmup() -> None:
+    """Compile the refinement kernels (every dtype they meet) on tiny-team-leduc, so that a
+    timed refinement never pays for them (``python -m teamleduc.warmup``)."""
+    from ..config import get_config
+    from .dag_cfr import RegretMinimizer
+    from .stratify import stratified_mixture
+    rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
+    rm.iterate(5)
+    for team in (0, 1):
+        mix = stratified_mixture(rm.game, team, rm.average_sigma(team), 3)
+        refine_team(rm.game, mix, guaranteed_value(rm.game, mix), signals=3, time_limit=60.0,
+                    blocks=2, max_iters=CHECK_EVERY, fixed_weights=True)

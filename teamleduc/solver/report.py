@@ -40,7 +40,8 @@ def plot_convergence(history, path, title: str = "") -> Path:
         groups.setdefault(m.what, []).append(m)
     labels = {"average": "average strategies (exact gap)",
               "restricted": "restricted-game equilibrium (exact gap)",
-              "export": "exported submission (exact gap)"}
+              "export": "exported submission (exact gap)",
+              "refine": "export under refinement (exact gap)"}
     for what, ms in groups.items():
         xs = [max(m.seconds, 1e-3) for m in ms]
         ys = [max(m.gap, 1e-16) for m in ms]
