@@ -222,6 +222,7 @@ class _TeamRefiner:
         self.fixed_weights = fixed_weights
         self.opponent = None
         self.carry = CARRY_OPPONENT
+        self._carried = False                # self.opponent holds a block's own arrays
         self.tree = game.tree
         self.tabs = infoset_tables(self.tree)
         self.seats = game.dags[team].seats
@@ -259,8 +260,11 @@ class _TeamRefiner:
         term = t.terminals
         free, fixed = self.seats[free_k], self.seats[1 - free_k]
         od = g.dags[1 - team]
-        if self.opponent is not None:
-            oreg, osig = (a.copy() for a in self.opponent)
+        if self.opponent is not None and self._carried:
+            # the previous block's own arrays are taken over (no second copy)
+            (oreg, osig), self.opponent = self.opponent, None
+        elif self.opponent is not None:
+            oreg, osig = (a.copy() for a in self.opponent)     # the solver's: copied
         else:
             oreg = np.zeros(od.num_rows, ROW_DTYPE)
             osig = od.uniform_sigma()
@@ -346,6 +350,7 @@ class _TeamRefiner:
         self.sig[free], self.p = best[0], best[1] / best[1].sum()
         if self.carry:
             self.opponent = (oreg, osig)     # the next block's opponent starts from here
+            self._carried = True
         return best_val
 
     def mixture(self, p, sig) -> TeamMixture:
