@@ -22,7 +22,7 @@ What (block-coordinate ascent, per team, alternating members):
   would not fit); its average is measured **exactly** (the other team's exact best response on
   its belief DAG) every :data:`CHECK_EVERY` iterations and the best one is kept; a block that
   does not beat the best mixture so far is undone, and that member's next block is twice as
-  long (the same block again would fail again); then the members swap roles.
+  long (the same block again would likely fail again); then the members swap roles.
 
 A refined team mixture replaces the exported one only if its exact bound is better, and the
 refined export is returned only if its exact gap is smaller, so the reported gap stays the
@@ -275,7 +275,9 @@ class _TeamRefiner:
         # iterates and the counterfactual values are float32 (half the memory on team-leduc)
         V = np.empty((self.K, t.num_nodes, self.R))
         rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed], V)[:, term])
-        live = V.max(axis=2) > 0             # (K, N): nodes the fixed member reaches
+        live = V[:, :, 0] > 0                # (K, N): nodes the fixed member reaches
+        for x in range(1, self.R):
+            live |= V[:, :, x] > 0
         r = np.empty((self.K, t.num_nodes, self.R), np.float32)
         sg = self.sig[free].copy()
         reg = np.zeros_like(sg)
@@ -294,14 +296,17 @@ class _TeamRefiner:
         TA = team_reach(self._reach(free, sg, r))
         if warm > 0:
             # regrets proportional to the current strategy make it the first iterate; their
-            # scale (warm x the information set's largest first regret) sets how fast it moves
+            # scale (warm x the information set's largest first regret) sets how fast it
+            # moves. ``cum`` (zero until the first iteration) is the scratch: no extra arrays
             W = g.weights(team, flows(od, osig, oF)).reshape(self.Z, self.R, self.R)
             _member_values(W, rf, free_k == 1, cv)
-            first = np.zeros_like(sg)
+            cum[:] = sg
             _member_pass(t.kind, t.children, t.actor, free, id_of, sw.term_index,
-                         cv, sg.copy(), first, V, 1.0, 1.0, live)
-            scale = np.abs(first).max(axis=2, keepdims=True)
-            reg = sg * np.where(scale > 0, warm * scale, 1e-300)
+                         cv, cum, reg, V, 1.0, 1.0, live)
+            np.abs(reg, out=cum)
+            scale = cum.max(axis=2, keepdims=True)
+            np.multiply(sg, np.where(scale > 0, warm * scale, 1e-300), out=reg)
+            cum.fill(0.0)
         better = _better(team)
         best_val, best = None, None
         oVm = od.new_values()
@@ -422,8 +427,8 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
     best = (bound, mixture)
     better = _better(team)
     b = 0
-    # a block that failed would fail again from the same point: that member's next block
-    # is twice as long (until a block of either member succeeds)
+    # a block that failed is likely to fail again from the same point: that member's next
+    # block is twice as long (until a block of either member succeeds)
     length = [block_iters, block_iters]
     while blocks is None or b < blocks:
         if b > 0 and time.perf_counter() >= end:
