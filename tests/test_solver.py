@@ -407,6 +407,37 @@ def test_bad_arguments():
             solve("kuhn", "dcfr", handle_sigint=False, **kwargs)
 
 
+def test_refinement_reports_each_block():
+    """While refining, every block is reported with the exact bounds of the best pair so far:
+    they only improve, and the final report is the better of those and the plain export."""
+    seen = []
+    r = solve("tiny-team-leduc", "dcfr", time_limit=12, max_iterations=30, max_signals=4,
+              refine_seconds=3, progress=seen.append, handle_sigint=False)
+    exported = [m for m in seen if m.what == "export"]
+    refined = [m for m in seen if m.what == "refine"]
+    assert refined and exported
+    assert all(b.lower >= a.lower and b.upper <= a.upper for a, b in zip(refined, refined[1:]))
+    assert refined[0].lower >= exported[0].lower and refined[0].upper <= exported[0].upper
+    assert r.gap == pytest.approx(min(refined[-1].gap, exported[0].gap), abs=1e-9)
+
+
+def test_export_budget_of_big_games(monkeypatch):
+    """Only a regret minimiser gets the short export budget of big games (its stratified
+    signals take seconds); the double oracle's LP export keeps the usual share."""
+    import teamleduc.solver as solver_module
+    import teamleduc.solver.export as export_module
+    calls = []
+    original = solver_module._export_budget
+    monkeypatch.setattr(solver_module, "_export_budget",
+                        lambda t, big=False: calls.append(big) or original(t, big))
+    monkeypatch.setattr(export_module, "is_big", lambda game: True)
+    for method in ("dcfr", "double-oracle"):
+        solve("kuhn", method, time_limit=5, max_iterations=3, refine_seconds=0,
+              handle_sigint=False)
+    assert calls == [True, False]
+    assert original(60.0, True) < original(60.0, False)
+
+
 def test_discounting_factors():
     assert cfr_plus().factors(7) == (1.0, 0.0)
     pos, neg = dcfr().factors(1)

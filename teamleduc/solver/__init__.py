@@ -462,7 +462,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                     break
             if stopped_by in (ITERATION_LIMIT, TIME_LIMIT, INTERRUPTED) and alg.iterations > 0 \
                     and (not history or history[-1].iteration != alg.iterations
-                         or history[-1].what == "export"):
+                         or history[-1].what in ("export", "refine")):
                 record(alg.measure(total(), candidates))
 
             # ---- export
