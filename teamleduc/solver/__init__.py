@@ -297,11 +297,11 @@ class _StopFlag:
         return False
 
 
-def _export_budget(time_limit: float, big: bool = False) -> float:
-    """Seconds kept for the export at the end of a run of ``time_limit`` seconds. ``big``: a
-    big game (:func:`.export.is_big`) solved by a regret minimiser, exported by stratified
-    signals alone, which takes seconds (the double oracle's LP export keeps the 15 %)."""
-    if big:
+def _export_budget(time_limit: float, stratified_only: bool = False) -> float:
+    """Seconds kept for the export at the end of a run of ``time_limit`` seconds; an export by
+    stratified signals alone (a big game, :func:`.export.is_big`, solved by a regret
+    minimiser) takes seconds, the LP export more."""
+    if stratified_only:
         return min(max(0.03 * time_limit, 1.0), 30.0)
     return min(max(0.15 * time_limit, 0.2), 600.0)
 
@@ -408,10 +408,11 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                                            alg.state(), candidates, config.to_dict()))
 
     reserve = _finish_reserve(game, max_signals, out is not None)
-    big = is_big(game)
-    # only a regret minimiser has the stratified signals that make a big game's export quick
-    export_budget = (_export_budget(time_limit, big and METHODS[method] == "dag_cfr")
-                     if export_time is None else float(export_time))
+    # a big game solved by a regret minimiser is exported by its stratified signals alone
+    # (quick); the small games and the double oracle use the LP export
+    stratified_only = is_big(game) and METHODS[method] == "dag_cfr"
+    export_budget = (_export_budget(time_limit, stratified_only) if export_time is None
+                     else float(export_time))
     if refine_seconds is None:
         # by default only for a time-limited regret-minimiser run on a big game
         from .refine import auto_seconds
@@ -474,7 +475,8 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 budget = max(end - session(), 0.05)
             t_cand = time.perf_counter()
             alternatives = measured(game, alg.export_alternatives(max_signals))
-            ex = from_alternatives(game, alternatives, max_signals=max_signals) if big else None
+            ex = (from_alternatives(game, alternatives, max_signals=max_signals)
+                  if stratified_only else None)
             if ex is None:
                 alg.export_candidates(candidates, time_limit=0.25 * budget)
                 budget = max(budget - (time.perf_counter() - t_cand), 0.05)
@@ -514,10 +516,9 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
             budget = min(refine_seconds, max(time_limit - reserve - session(), 0.05))
             bounds = [ex.lower, ex.upper]
 
-            def refined_block(team, block, value):
+            def refined_block(team, block, best):
                 # each block's mixture is measured exactly: report the best pair so far
-                if (value > bounds[0]) if team == 0 else (value < bounds[1]):
-                    bounds[team] = value
+                bounds[team] = best
                 record(Measurement(alg.iterations, total(), bounds[0], bounds[1], "refine"))
 
             refined = refine_export(game, ex, max_signals=max_signals, time_limit=budget,

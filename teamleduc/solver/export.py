@@ -50,7 +50,8 @@ BIG_ROWS = 1_000_000
 
 
 def is_big(game: DagGame) -> bool:
-    """True for games exported by stratified signals alone (see :data:`BIG_ROWS`)."""
+    """True for games that a regret minimiser exports by stratified signals alone (see
+    :data:`BIG_ROWS`)."""
     return any(d.num_rows >= BIG_ROWS for d in game.dags)
 
 

@@ -17,7 +17,7 @@ What (block-coordinate ascent, per team, alternating members):
   whole belief DAG (it may play any correlated strategy) from the solver's regrets when given;
 * a block starts warm: the free member's regrets are set so that regret matching reproduces
   its current strategy (:data:`WARM_ITERS`), and the other team's regret minimiser goes on
-  from the previous block (:data:`CARRY_OPPONENT`);
+  from the previous block;
 * a block lasts :data:`BLOCK_ITERS` iterations (or the rest of the time when another block
   would not fit); its average is measured **exactly** (the other team's exact best response on
   its belief DAG) every :data:`CHECK_EVERY` iterations and the best one is kept; a block that
@@ -68,8 +68,6 @@ CHECK_EVERY = 10
 #: warm start of a block: the free member's regrets start proportional to its current
 #: strategy, at this many times each information set's first instantaneous regret (0: cold)
 WARM_ITERS = 10.0
-#: the other team's regret minimiser goes on from one block to the next
-CARRY_OPPONENT = True
 
 
 @njit(cache=True, parallel=True)
@@ -220,9 +218,9 @@ class _TeamRefiner:
                  fixed_weights: bool = False):
         self.game, self.team = game, team
         self.fixed_weights = fixed_weights
+        #: the other team's (regrets, strategy), owned: each block takes them over and
+        #: leaves its own for the next one
         self.opponent = None
-        self.carry = CARRY_OPPONENT
-        self._carried = False                # self.opponent holds a block's own arrays
         self.tree = game.tree
         self.tabs = infoset_tables(self.tree)
         self.seats = game.dags[team].seats
@@ -260,11 +258,8 @@ class _TeamRefiner:
         term = t.terminals
         free, fixed = self.seats[free_k], self.seats[1 - free_k]
         od = g.dags[1 - team]
-        if self.opponent is not None and self._carried:
-            # the previous block's own arrays are taken over (no second copy)
+        if self.opponent is not None:
             (oreg, osig), self.opponent = self.opponent, None
-        elif self.opponent is not None:
-            oreg, osig = (a.copy() for a in self.opponent)     # the solver's: copied
         else:
             oreg = np.zeros(od.num_rows, ROW_DTYPE)
             osig = od.uniform_sigma()
@@ -294,12 +289,17 @@ class _TeamRefiner:
             return self._team_reach(q, rf, rfree, free_k == 1)
 
         TA = team_reach(self._reach(free, sg, r))
+        def member_values():
+            """``cv``: the free member's terminal values against the other team's current
+            strategy (its flow) and the fixed member."""
+            W = g.weights(team, flows(od, osig, oF)).reshape(self.Z, self.R, self.R)
+            _member_values(W, rf, free_k == 1, cv)
+
         if warm > 0:
             # regrets proportional to the current strategy make it the first iterate; their
             # scale (warm x the information set's largest first regret) sets how fast it
             # moves. ``cum`` (zero until the first iteration) is the scratch: no extra arrays
-            W = g.weights(team, flows(od, osig, oF)).reshape(self.Z, self.R, self.R)
-            _member_values(W, rf, free_k == 1, cv)
+            member_values()
             cum[:] = sg
             _member_pass(t.kind, t.children, t.actor, free, id_of, sw.term_index,
                          cv, cum, reg, V, 1.0, 1.0, live)
@@ -335,9 +335,7 @@ class _TeamRefiner:
             pos_f, neg_f = disc.factors(it)
             w = float(it) ** 2
             cfr_update(g, 1 - team, TA, oV, oreg, osig, olast, pos_f, neg_f, False)
-            TB = flows(od, osig, oF)          # the other team's average is not needed
-            W = g.weights(team, TB).reshape(self.Z, self.R, self.R)
-            _member_values(W, rf, free_k == 1, cv)
+            member_values()                   # the other team's average is not needed
             _member_pass(t.kind, t.children, t.actor, free, id_of, sw.term_index,
                          cv, sg, reg, V, pos_f, neg_f, live)
             vals = V[:, 0].sum(axis=1)
@@ -353,9 +351,7 @@ class _TeamRefiner:
                 check()
         check()
         self.sig[free], self.p = best[0], best[1] / best[1].sum()
-        if self.carry:
-            self.opponent = (oreg, osig)     # the next block's opponent starts from here
-            self._carried = True
+        self.opponent = (oreg, osig)         # the next block's opponent starts from here
         return best_val
 
     def mixture(self, p, sig) -> TeamMixture:
@@ -400,8 +396,9 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
     weights aligned in the merged meta-strategy. Blocks of ``block_iters`` iterations
     (at most ``max_iters``; at most ``blocks`` blocks) alternate the members until the time
     is up; a block that does not improve is undone. ``opponent`` = (regrets, strategy) of
-    the other team's DAG to start its regret minimiser from (e.g. the solver's state).
-    Returns ``(bound, mixture)``, the input unchanged unless a strictly better exactly
+    the other team's DAG to start its regret minimiser from (e.g. the solver's state; it
+    is copied). ``progress(team, block, bound)`` is called after each block with the best
+    exact bound so far. Returns ``(bound, mixture)``, the input unchanged unless a strictly better exactly
     measured mixture was found."""
     team = mixture.team
     tabs = infoset_tables(game.tree)
@@ -422,7 +419,8 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
             w.append(0.1 * wmin)
     sig = {s: np.array(v) for s, v in sig.items()}
     tr = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
-    tr.opponent = opponent
+    # the solver's arrays are copied once; from then on the blocks pass on their own
+    tr.opponent = None if opponent is None else tuple(a.copy() for a in opponent)
     end = time.perf_counter() + time_limit
     best = (bound, mixture)
     better = _better(team)
@@ -439,8 +437,6 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
         tr.block(free_k, end, max_iters, iters=length[free_k])
         mix = tr.mixture(tr.p, tr.sig)
         val = guaranteed_value(game, mix)    # of the mixture as written (zero weights dropped)
-        if progress is not None:
-            progress(team, b, val)
         if better(val, best[0]):
             best = (val, mix)
             length = [block_iters, block_iters]
@@ -448,6 +444,8 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
             # the block made things worse: the next one (other member) starts from the best
             tr.p, tr.sig[tr.seats[free_k]] = before
             length[free_k] *= 2
+        if progress is not None:
+            progress(team, b, best[0])
         b += 1
     return best
 
