@@ -12,8 +12,8 @@ from teamleduc.infosets import infoset_tables
 from teamleduc.solver.dag import sweep
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
-from teamleduc.solver.refine import (_member_pass, _member_reach, _member_values, _pair_reach,
-                                     _TeamRefiner, refine_team)
+from teamleduc.solver.refine import (CHECK_EVERY, _member_pass, _member_reach, _member_values,
+                                     _pair_reach, _TeamRefiner, refine_team)
 from teamleduc.solver.stratify import stratified_mixture
 
 
@@ -123,16 +123,40 @@ def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
 
 
 def test_warm_block_starts_from_the_given_strategy(averaged):
-    """With an overwhelming warm start the iterates never leave the given strategy, so the
-    block keeps exactly the mixture it started from."""
+    """With an overwhelming warm start the first iterate is the given strategy, so a block of
+    one iteration keeps exactly the mixture it started from."""
     game, sig = averaged
     mix = stratified_mixture(game, 0, sig[0], 6)
     sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
     strat = mix.strategies(sizes)
     tr = _TeamRefiner(game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights,
                       fixed_weights=True)
-    val = tr.block(1, deadline=0.0, max_iters=12, warm=1e12)
+    val = tr.block(1, deadline=float("inf"), max_iters=1, warm=1e12)
     assert val == pytest.approx(guaranteed_value(game, mix), abs=1e-9)
+
+
+def test_warm_block_keeps_free_weights_where_they_are(averaged):
+    """Free weights start warm too: with an overwhelming warm start neither the strategies
+    nor the (unequal) weights move; a cold start of the weights (the earlier behaviour)
+    moves them at once."""
+    from teamleduc.solver import refine
+    game, sig = averaged
+    mix = stratified_mixture(game, 0, sig[0], 6)
+    sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
+    strat = mix.strategies(sizes)
+    weights = np.array([0.3, 0.25, 0.2, 0.1, 0.1, 0.05])
+    kept = []
+    for warm_weights in (True, False):
+        tr = _TeamRefiner(game, 0, {s: np.array(strat[s]) for s in mix.seats}, weights)
+        old = refine.WARM_WEIGHTS
+        refine.WARM_WEIGHTS = warm_weights
+        try:
+            tr.block(1, deadline=float("inf"), max_iters=CHECK_EVERY, warm=1e12)
+        finally:
+            refine.WARM_WEIGHTS = old
+        kept.append(tr.p)
+    np.testing.assert_allclose(kept[0], weights, rtol=1e-9)
+    assert np.abs(kept[1] - weights).max() > 1e-3
 
 
 def test_block_value_is_exact(averaged):
@@ -144,7 +168,7 @@ def test_block_value_is_exact(averaged):
         strat = mix.strategies(sizes)
         tr = _TeamRefiner(game, team, {s: np.array(strat[s]) for s in mix.seats},
                           mix.weights, fixed_weights=True)
-        val = tr.block(1, deadline=0.0, max_iters=25)
+        val = tr.block(1, deadline=float("inf"), max_iters=25)
         kept = tr.mixture(tr.p, tr.sig)
         assert val == pytest.approx(guaranteed_value(game, kept), abs=1e-9)
         assert np.array_equal(kept.weights, mix.weights)          # fixed weights stay
@@ -166,3 +190,41 @@ def test_refinement_improves_stratified_signals(averaged):
             assert val < start - 1e-4
         # bit for bit: the other team's equal weights must still merge into 6 signals
         assert np.array_equal(out.weights, mix.weights)
+
+
+def test_halves_merge_into_the_cap():
+    from teamleduc.solver.refine import halves
+    assert halves(100) == (50, 51)
+    assert halves(4) == (2, 3)
+    assert halves(2) == (1, 2)
+    assert halves(1) == (1, 1)
+    for k in range(1, 101):
+        a, b = halves(k)
+        assert a + b - 1 <= max(k, 1) and a >= 1 and b >= 1
+
+
+def test_stratified_export_restarts_from_halves_with_free_weights(averaged):
+    """An export of equal weights on both sides (stratified signals) is refined from halves
+    of the signals with free weights: the result fits the cap, its weights moved, and its
+    bounds are those of what it returns, measured exactly."""
+    from teamleduc.solver.export import from_alternatives, measured
+    from teamleduc.solver.refine import refine_export
+    game, sig = averaged
+    K = 8
+    ex = from_alternatives(game, measured(game, [stratified_mixture(game, t, sig[t], K)
+                                                 for t in (0, 1)]), max_signals=K)
+    asked = []
+
+    def restart(team, k):
+        asked.append((team, k))
+        return stratified_mixture(game, team, sig[team], k)
+
+    ref = refine_export(game, ex, max_signals=K, time_limit=1e9, blocks=4, max_iters=40,
+                        restart=restart)
+    assert asked == [(0, 4), (1, 5)]
+    assert ref is not ex and ref.gap < ex.gap
+    assert ref.mixtures[0].size <= 4 and ref.mixtures[1].size <= 5 and ref.signals <= K
+    assert not all(np.allclose(m.weights, m.weights[0]) for m in ref.mixtures)
+    for team in (0, 1):
+        assert guaranteed_value(game, ref.mixtures[team]) == pytest.approx(
+            (ref.lower, ref.upper)[team], abs=1e-9)

@@ -69,13 +69,15 @@ def solve_command(config, method, time_limit, target_gap, max_iterations, max_si
     Prints one progress line per exact measurement: iteration, elapsed seconds, the lower and
     upper bound on the TMECor value of team A (in chips per hand) and their gap. Lines marked
     (avg) measure a regret minimiser's average strategies, (lp) a double oracle's restricted
-    equilibrium, (refining) the export after each refinement block (the best of each team so
-    far), and EXPORT the exported submission itself (at most --max-signals signals);
-    the final gap is always the exported submission's, computed with exact team best
-    responses. The export splits each team's average into --max-signals equally likely
-    signals that share its flow (stratified signals), or mixes pure strategies by linear
-    programming, whichever has the smaller exact gap. Ctrl-C stops at the next iteration,
-    exports the best strategies so far and writes the checkpoint; --resume continues from it.
+    equilibrium, (refining) the pair being refined after each refinement block (each team's
+    best mixture so far; a stratified export is refined from half as many signals per team
+    with free weights, so these may start above the export's gap), and EXPORT the exported
+    submission itself (at most --max-signals signals); the final gap is always the exported
+    submission's, computed with exact team best responses. The export splits each team's
+    average into --max-signals equally likely signals that share its flow (stratified
+    signals), or mixes pure strategies by linear programming, whichever has the smaller exact
+    gap. Ctrl-C stops at the next iteration, exports the best strategies so far and writes the
+    checkpoint; --resume continues from it.
     """
     from ..errors import TeamLeducError
     from ..solver import DEFAULT_METHOD, solve

@@ -183,15 +183,16 @@ class _RegretAlgorithm:
         """Per team, the average as ``max_signals`` stratified signals (:mod:`.stratify`) for a
         team of two, the average itself (one signal) for a team of one; None before the first
         iteration. Equal weights on both sides merge into ``max_signals`` signals."""
-        from .stratify import stratified_mixture
         if self.rm.t == 0:
             return (None, None)
-        out = []
-        for k, d in enumerate(self.game.dags):
-            sig = self.rm.average_sigma(k)
-            K = max_signals if d.num_members == 2 else 1
-            out.append(stratified_mixture(self.game, k, sig, K))
-        return tuple(out)
+        return tuple(self.stratified(k, max_signals if d.num_members == 2 else 1)
+                     for k, d in enumerate(self.game.dags))
+
+    def stratified(self, team: int, signals: int):
+        """Team ``team``'s average as ``signals`` stratified signals (also the refinement's
+        restart, :func:`.refine.refine_export`)."""
+        from .stratify import stratified_mixture
+        return stratified_mixture(self.game, team, self.rm.average_sigma(team), signals)
 
     def direct_export(self, max_signals: int):
         return None
@@ -240,6 +241,9 @@ class _DoubleOracleAlgorithm:
         for team in (0, 1):
             for s in self.do.rg.sets[team].items:
                 candidates.add(team, s, "column")
+
+    #: no average to restart a refinement from (:func:`.refine.refine_export`)
+    stratified = None
 
     def export_alternatives(self, max_signals: int) -> tuple:
         return (None, None)
@@ -514,16 +518,14 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 and ex.gap > 0:
             from .refine import refine_export
             budget = min(refine_seconds, max(time_limit - reserve - session(), 0.05))
-            bounds = [ex.lower, ex.upper]
 
-            def refined_block(team, block, best):
-                # each block's mixture is measured exactly: report the best pair so far
-                bounds[team] = best
-                record(Measurement(alg.iterations, total(), bounds[0], bounds[1], "refine"))
+            def refined_block(lower, upper):
+                # each block's mixture is measured exactly: the refined pair's best so far
+                record(Measurement(alg.iterations, total(), lower, upper, "refine"))
 
             refined = refine_export(game, ex, max_signals=max_signals, time_limit=budget,
                                     candidates=candidates, opponents=alg.refine_opponents(),
-                                    progress=refined_block)
+                                    progress=refined_block, restart=alg.stratified)
             if refined is not ex:
                 ex = refined
                 record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))
