@@ -228,3 +228,17 @@ def test_stratified_export_restarts_from_halves_with_free_weights(averaged):
     for team in (0, 1):
         assert guaranteed_value(game, ref.mixtures[team]) == pytest.approx(
             (ref.lower, ref.upper)[team], abs=1e-9)
+
+
+def test_auto_refinement_starts_where_the_lp_export_stops_being_exact():
+    """``auto`` refines small-team-leduc (its LP export is not exact: 3.1e-2 in 30 s) but not
+    tiny-team-leduc (exact) nor games with teams of one; it needs 100 iterations per team."""
+    from teamleduc.solver.dag import dag_game
+    from teamleduc.solver.refine import (AUTO_MIN_ITERS, AUTO_SHARE, auto_seconds,
+                                         iteration_seconds)
+    small = dag_game(get_config("small-team-leduc"))
+    assert auto_seconds(small, 30.0, 100) == AUTO_SHARE * 30.0
+    short = 2 * AUTO_MIN_ITERS * iteration_seconds(small, 100) / AUTO_SHARE
+    assert auto_seconds(small, 0.9 * short, 100) == 0.0 < auto_seconds(small, 1.1 * short, 100)
+    assert auto_seconds(dag_game(get_config("tiny-team-leduc")), 300.0, 100) == 0.0
+    assert auto_seconds(dag_game(get_config("leduc")), 300.0, 100) == 0.0

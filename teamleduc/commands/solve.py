@@ -54,7 +54,8 @@ class _SecondsOrAuto(click.ParamType):
               help="seconds (within --time-limit) to refine the final export member by member "
                    "(kept only if its exact gap is smaller); 0 = off; auto = half the time "
                    "limit when that is enough for about 100 refinement iterations per team "
-                   "(team-leduc-2025 from 47 s, team-leduc from about 10 minutes), else off")
+                   "(small-team-leduc from 3 s, team-leduc-2025 from 47 s, team-leduc from "
+                   "about 10 minutes; smaller games are solved exactly without it), else off")
 @click.option("--out", "out_dir", default="solution", show_default=True,
               type=click.Path(file_okay=False),
               help="folder for submission/, solve-report.json, convergence.png, checkpoint.npz")

@@ -349,8 +349,8 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     refine_seconds : seconds (within ``time_limit``) for refining the final export
         (:mod:`.refine`); the refined export is kept only if its exact gap is smaller.
         0 = off; None (default) = :func:`.refine.auto_seconds` for a regret minimiser without
-        a target gap (half the limit on the big presets when that buys each team at least
-        100 refinement iterations, else 0), otherwise off. Never after Ctrl-C.
+        a target gap (half the limit on games from small-team-leduc up when that buys each
+        team at least 100 refinement iterations, else 0), otherwise off. Never after Ctrl-C.
 
     Returns
     -------

@@ -50,7 +50,7 @@ from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
 from .dag import DagGame, ROW_DTYPE, best_values, cfr_update, flows, sweep
 from .dag_cfr import dcfr
-from .export import guaranteed_value, is_big
+from .export import guaranteed_value
 
 #: default number of signals a refined team mixture may use (before the merge cap)
 DEFAULT_SIGNALS = 30
@@ -60,6 +60,10 @@ DEFAULT_SIGNALS = 30
 AUTO_SHARE = 0.5
 #: ... when it buys each team at least this many refinement iterations
 AUTO_MIN_ITERS = 100
+#: ... on games whose DAGs have at least this many rows. Below, the LP export is exact
+#: (tiny-team-leduc, 8,832 rows: gaps below 1e-6); small-team-leduc (99,008 rows) is not:
+#: ``solve --time-limit 30`` exported 3.1e-2 without refinement, 1.5e-3 with 15 s of it
+AUTO_MIN_ROWS = 50_000
 #: seconds per (signal x public node) and per opponent DAG row of one refinement iteration,
 #: measured on the 2-core machine (team-leduc-2025, 100 signals: 0.12 s; team-leduc: 1.5 s)
 _SECONDS_PER_SIGNAL_NODE, _SECONDS_PER_ROW = 2.4e-8, 1.8e-8
@@ -388,11 +392,12 @@ def iteration_seconds(game: DagGame, signals: int) -> float:
 
 def auto_seconds(game: DagGame, time_limit: float, signals: int) -> float:
     """Default refinement seconds of a run of ``time_limit`` seconds: :data:`AUTO_SHARE` of
-    it when both teams have two members, the game is big (:func:`.export.is_big`; smaller
-    games are solved exactly by the LP export) and each team's half buys at least
-    :data:`AUTO_MIN_ITERS` iterations, else 0. On 2 cores: team-leduc-2025 from a 47 s
-    limit, team-leduc from about 10 minutes."""
-    if not is_big(game) or any(d.num_members != 2 for d in game.dags):
+    it when both teams have two members, a DAG has at least :data:`AUTO_MIN_ROWS` rows
+    (smaller games are solved exactly by the LP export) and each team's half buys at least
+    :data:`AUTO_MIN_ITERS` iterations, else 0. On 2 cores: small-team-leduc from a 3 s
+    limit, team-leduc-2025 from 47 s, team-leduc from about 10 minutes."""
+    if (max(d.num_rows for d in game.dags) < AUTO_MIN_ROWS
+            or any(d.num_members != 2 for d in game.dags)):
         return 0.0
     share = AUTO_SHARE * time_limit
     return share if share / 2 >= AUTO_MIN_ITERS * iteration_seconds(game, signals) else 0.0
