@@ -488,8 +488,9 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
     :func:`halves` of ``max_signals`` per team with free weights: equal weights merge into
     ``max_signals`` signals but cannot move, and on team-leduc-2025 moving weights over half
     the signals refined better (exported gap 0.044 against 0.058 after 30 s of refinement,
-    0.0147 against 0.026 after 150 s, blocks of 200 iterations against 100). ``progress(lower, upper)`` is called after each block
-    with the exact bounds of the pair being refined (its best mixtures so far)."""
+    0.0147 against 0.026 after 150 s, blocks of 200 iterations against 100).
+    ``progress(lower, upper)`` is called after each block with the exact bounds of the pair
+    being refined (its best mixtures so far)."""
     from .export import ExportResult, merge_submission
     t0 = time.perf_counter()
     mix = list(ex.mixtures)
