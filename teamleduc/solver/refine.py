@@ -508,13 +508,14 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
         if progress is not None:
             progress(bounds[0], bounds[1])
 
+    # equal weights and the restart keep their sizes; otherwise peels may fill up to the cap
+    sized = fixed or restarted
     for team in (0, 1):
-        cap = (mix[team].size if fixed or restarted
-               else min(signals, max_signals + 1 - mix[1 - team].size))
+        cap = mix[team].size if sized else min(signals, max_signals + 1 - mix[1 - team].size)
         if cap < 1 or len(game.dags[team].seats) != 2:
             continue
         extra = []
-        if candidates is not None and not fixed:
+        if candidates is not None and not sized:
             have = {it.key() for it in mix[team].items}
             extra = [s for s in candidates.of_kind(team, "peel") if s.key() not in have]
         budget = (time_limit - (time.perf_counter() - t0)) / (2 - team)
