@@ -66,12 +66,14 @@ def save(path, ck: Checkpoint) -> Path:
     for k, v in ck.state.items():
         arrays[f"alg/{k}"] = np.asarray(v)
     for team in (0, 1):
-        pairs = [(s, k) for s, k in zip(ck.candidates.items[team], ck.candidates.kinds[team])
+        c = ck.candidates
+        pairs = [(s, k, b) for s, k, b in zip(c.items[team], c.kinds[team], c.batches[team])
                  if isinstance(s, PureTeamStrategy)]
         if pairs:
             for k in range(len(pairs[0][0].actions)):
-                arrays[f"cand{team}/{k}"] = np.stack([s.actions[k] for s, _ in pairs])
-            arrays[f"cand{team}/kind"] = np.array([KINDS.index(k) for _, k in pairs], np.int8)
+                arrays[f"cand{team}/{k}"] = np.stack([s.actions[k] for s, _, _ in pairs])
+            arrays[f"cand{team}/kind"] = np.array([KINDS.index(k) for _, k, _ in pairs], np.int8)
+            arrays[f"cand{team}/batch"] = np.array([b for _, _, b in pairs], np.int64)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -114,10 +116,16 @@ def load(path, config) -> Checkpoint:
         if parts[0] is None:
             continue
         kinds = cand[f"cand{team}/kind"]
+        # checkpoints written before batches existed: all in batch 0
+        batches = cand.get(f"cand{team}/batch", np.zeros(len(kinds), np.int64))
+        if any(len(a) != len(kinds) for a in parts + [batches]):
+            raise TeamLeducError(f"cannot read checkpoint {path}: team {'AB'[team]}'s "
+                                 "candidate arrays differ in length")
         for i in range(parts[0].shape[0]):
             acts = tuple(np.ascontiguousarray(p[i]) for p in parts)
             candidates.add(team, PureTeamStrategy(seats, acts, np.zeros(0, np.int64)),
-                           KINDS[int(kinds[i])])
+                           KINDS[int(kinds[i])], batch=int(batches[i]))
+        candidates.batch = max(candidates.batch, int(batches.max(initial=0)))
     history = [Measurement(h["iteration"], h["seconds"], h["lower"], h["upper"], h["what"])
                for h in meta["history"]]
     return Checkpoint(preset=meta["preset"], method=meta["method"], iterations=meta["iterations"],

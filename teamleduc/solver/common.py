@@ -93,20 +93,45 @@ class Candidates:
 
     ``kinds[team][i]`` says where ``items[team][i]`` came from: ``"br"`` (an exact best
     response met during the run), ``"peel"`` (peeled from an average flow), ``"product"``
-    (product of average marginals), ``"column"`` (a restricted-game column)."""
+    (product of average marginals), ``"column"`` (a restricted-game column).
+    ``batches[team][i]`` is the batch in which it was last added (:meth:`new_batch` starts
+    one per average the export candidates are drawn from; see :meth:`newest`)."""
 
     items: tuple[list, list] = field(default_factory=lambda: ([], []))
     kinds: tuple[list, list] = field(default_factory=lambda: ([], []))
-    keys: tuple[set, set] = field(default_factory=lambda: (set(), set()))
+    keys: tuple[dict, dict] = field(default_factory=lambda: ({}, {}))
+    batches: tuple[list, list] = field(default_factory=lambda: ([], []))
+    batch: int = 0
 
-    def add(self, team: int, strategy, kind: str = "br") -> bool:
+    def add(self, team: int, strategy, kind: str = "br", batch: int | None = None) -> bool:
+        """Add ``strategy`` (in ``batch``, default the current one); a strategy already
+        there is not added again but moves to that batch if it is newer. True if new."""
+        batch = self.batch if batch is None else batch
         k = strategy.key()
-        if k in self.keys[team]:
+        i = self.keys[team].get(k)
+        if i is not None:
+            self.batches[team][i] = max(self.batches[team][i], batch)
             return False
-        self.keys[team].add(k)
+        self.keys[team][k] = len(self.items[team])
         self.items[team].append(strategy)
         self.kinds[team].append(kind)
+        self.batches[team].append(batch)
         return True
+
+    def new_batch(self) -> int:
+        """Start a new batch (e.g. before drawing candidates from a newer average)."""
+        self.batch += 1
+        return self.batch
+
+    def newest(self, team: int) -> list:
+        """``(strategy, kind)`` pairs of ``team``'s newest non-empty batch, in the order they
+        were added. The export starts from these alone: candidates of earlier averages slow
+        it down. On tiny-team-leduc, the candidates of five averages (after 30 to 22,218
+        iterations) exported 1.2e-3 in 60 s; the last average's alone exported 4e-15 in
+        0.4 s."""
+        b = self.batches[team]
+        last = max(b, default=0)
+        return [(s, k) for s, k, i in zip(self.items[team], self.kinds[team], b) if i == last]
 
     def of_kind(self, team: int, kind: str) -> list:
         return [s for s, k in zip(self.items[team], self.kinds[team]) if k == kind]

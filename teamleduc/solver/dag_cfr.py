@@ -168,6 +168,7 @@ class RegretMinimizer:
         from the average flow (at most ``peel_count`` per team, within ``time_limit`` seconds
         for both teams), and the product of the members' average marginals."""
         from .export import peel
+        candidates.new_batch()
         for k, d in enumerate(self.game.dags):
             if self.t == 0:
                 continue

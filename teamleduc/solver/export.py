@@ -203,7 +203,8 @@ def export(game: DagGame, candidates: Candidates, *, max_signals: int = MAX_SIGN
 
     Parameters
     ----------
-    candidates : strategies per team (each team needs at least one); the last ``max_cuts``
+    candidates : strategies per team (each team needs at least one); only those of the
+        newest batch are used (:meth:`.common.Candidates.newest`). The last ``max_cuts``
         best responses (kind ``"br"`` or ``"column"``) and the first ``max_cuts`` peeled
         strategies of each team also start the other team's export as cuts. A ``"product"``
         candidate (the average's marginals) is measured alone first, as a safe start.
@@ -226,10 +227,10 @@ def export(game: DagGame, candidates: Candidates, *, max_signals: int = MAX_SIGN
     exports = []
     order = {"product": 0, "column": 1, "br": 2, "peel": 3}
     for team in (0, 1):
-        other = list(zip(candidates.items[1 - team], candidates.kinds[1 - team]))
+        other = candidates.newest(1 - team)
         cuts = [s for s, k in other if k in ("br", "column")][-max_cuts:]
         cuts += [s for s, k in other if k == "peel"][:max_cuts]
-        mine = list(zip(candidates.items[team], candidates.kinds[team]))
+        mine = candidates.newest(team)
         # newest best responses first (they answer the latest averages), then peels in order
         ranked = sorted(range(len(mine)), key=lambda i: (order.get(mine[i][1], 4),
                                                          -i if mine[i][1] == "br" else i))
