@@ -507,6 +507,22 @@ def test_refinement_reports_each_block():
     assert r.team_signals[0] <= 2 and r.team_signals[1] <= 3 and r.signals <= 4
 
 
+def test_auto_refinement_with_a_target(monkeypatch):
+    """With a target, ``auto`` still refines (small-team-leduc's LP export never met a target
+    of 1e-4: 3.1e-2 in 120 s; refined, 8.8e-4 in 60 s), unless the target is met first."""
+    import teamleduc.solver.refine as refine_module
+    monkeypatch.setattr(refine_module, "auto_seconds", lambda game, limit, signals: 3.0)
+    met = solve("tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, target_gap=1e-9,
+                handle_sigint=False)
+    assert met.success and met.parameters["refine_seconds"] == 3.0
+    assert not [m for m in met.history if m.what == "refine"]
+    # four signals cannot be exact here: the target is missed and the export refined
+    missed = solve("tiny-team-leduc", "dcfr", time_limit=12, max_iterations=30, max_signals=4,
+                   target_gap=1e-9, handle_sigint=False)
+    assert not missed.success
+    assert [m for m in missed.history if m.what == "refine"]
+
+
 def test_export_budget_of_big_games(monkeypatch):
     """Only a regret minimiser gets the short export budget of big games (its stratified
     signals take seconds); the double oracle's LP export keeps the usual share."""

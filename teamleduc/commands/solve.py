@@ -55,7 +55,8 @@ class _SecondsOrAuto(click.ParamType):
                    "(kept only if its exact gap is smaller); 0 = off; auto = half the time "
                    "limit when that is enough for about 100 refinement iterations per team "
                    "(small-team-leduc from 3 s, team-leduc-2025 from 47 s, team-leduc from "
-                   "about 10 minutes; smaller games are solved exactly without it), else off")
+                   "about 10 minutes; smaller games are solved exactly without it), else off; "
+                   "skipped when --target-gap is met first")
 @click.option("--out", "out_dir", default="solution", show_default=True,
               type=click.Path(file_okay=False),
               help="folder for submission/, solve-report.json, convergence.png, checkpoint.npz")
