@@ -234,11 +234,18 @@ def test_auto_refinement_starts_where_the_lp_export_stops_being_exact():
     """``auto`` refines small-team-leduc (its LP export is not exact: 3.1e-2 in 30 s) but not
     tiny-team-leduc (exact) nor games with teams of one; it needs 100 iterations per team."""
     from teamleduc.solver.dag import dag_game
-    from teamleduc.solver.refine import (AUTO_MIN_ITERS, AUTO_SHARE, auto_seconds,
-                                         iteration_seconds)
+    from teamleduc.solver.refine import (AUTO_MIN_ITERS, AUTO_MIN_SECONDS, AUTO_SHARE,
+                                         auto_seconds, iteration_seconds)
     small = dag_game(get_config("small-team-leduc"))
     assert auto_seconds(small, 30.0, 100) == AUTO_SHARE * 30.0
-    short = 2 * AUTO_MIN_ITERS * iteration_seconds(small, 100) / AUTO_SHARE
+    assert auto_seconds(small, 30.0, 100, startup=2.0) == AUTO_SHARE * 28.0
+    # the shortest limit: enough iterations per team and enough seconds in all
+    short = max(2 * AUTO_MIN_ITERS * iteration_seconds(small, 100), AUTO_MIN_SECONDS) / AUTO_SHARE
     assert auto_seconds(small, 0.9 * short, 100) == 0.0 < auto_seconds(small, 1.1 * short, 100)
+    assert auto_seconds(small, 1.1 * short, 100, startup=0.2 * short) == 0.0
+    # team-leduc refines in `make run`'s 5 minutes (8 s to build its DAGs), not in 4
+    big = dag_game(get_config("team-leduc"))
+    assert auto_seconds(big, 300.0, 100, startup=8.0) == AUTO_SHARE * 292.0
+    assert auto_seconds(big, 240.0, 100, startup=8.0) == 0.0
     assert auto_seconds(dag_game(get_config("tiny-team-leduc")), 300.0, 100) == 0.0
     assert auto_seconds(dag_game(get_config("leduc")), 300.0, 100) == 0.0

@@ -472,6 +472,16 @@ def test_ctrl_c_writes_checkpoint_and_valid_submission(tmp_path):
     assert ex.gap == pytest.approx(r.gap, abs=1e-9)
 
 
+def test_a_limit_shorter_than_one_iteration_still_exports():
+    """The time limit can run out before the first iteration (it counts building the DAGs):
+    the run then makes one iteration and exports it, instead of failing with "no candidate
+    strategy" (as ``solve --time-limit 0.5`` on tiny-team-leduc did)."""
+    config = get_config("tiny-team-leduc")
+    r = solve(config, "dcfr", time_limit=1e-3, handle_sigint=False)
+    assert r.iterations == 1
+    _check_export(config, r, tol=np.inf)
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="unknown method"):
         solve("kuhn", "simplex", time_limit=1)
@@ -485,7 +495,8 @@ def test_bad_arguments():
                             (dict(time_limit=1, refine_seconds=-1.0), "refine_seconds"),
                             (dict(time_limit=1, target_gap=float("nan")), "target_gap"),
                             (dict(time_limit=1, max_signals=101), "between 1 and 100"),
-                            (dict(time_limit=1, max_signals=0), "between 1 and 100")):
+                            (dict(time_limit=1, max_signals=0), "between 1 and 100"),
+                            (dict(time_limit=1, max_iterations=0), "max_iterations")):
         with pytest.raises(ValueError, match=message):
             solve("kuhn", "dcfr", handle_sigint=False, **kwargs)
 
@@ -511,7 +522,7 @@ def test_auto_refinement_with_a_target(monkeypatch):
     """With a target, ``auto`` still refines (small-team-leduc's LP export never met a target
     of 1e-4: 3.1e-2 in 120 s; refined, 8.8e-4 in 60 s), unless the target is met first."""
     import teamleduc.solver.refine as refine_module
-    monkeypatch.setattr(refine_module, "auto_seconds", lambda game, limit, signals: 3.0)
+    monkeypatch.setattr(refine_module, "auto_seconds", lambda game, limit, signals, startup=0.0: 3.0)
     met = solve("tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, target_gap=1e-9,
                 handle_sigint=False)
     assert met.success and met.parameters["refine_seconds"] == 3.0

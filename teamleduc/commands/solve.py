@@ -43,7 +43,7 @@ class _SecondsOrAuto(click.ParamType):
               help="wall-clock seconds for this session, export included")
 @click.option("--target-gap", type=float, default=None, metavar="G",
               help="stop as soon as the exported submission's exact saddle-point gap is <= G")
-@click.option("--max-iterations", type=int, default=None, metavar="N",
+@click.option("--max-iterations", type=click.IntRange(min=1), default=None, metavar="N",
               help="stop the algorithm after N iterations (counted over resumed sessions too)")
 @click.option("--max-signals", type=click.IntRange(1, 100), default=100, show_default=True,
               metavar="K",
@@ -52,10 +52,11 @@ class _SecondsOrAuto(click.ParamType):
 @click.option("--refine-seconds", type=_SecondsOrAuto(), default="auto", show_default=True,
               metavar="S|auto",
               help="seconds (within --time-limit) to refine the final export member by member "
-                   "(kept only if its exact gap is smaller); 0 = off; auto = half the time "
-                   "limit when that is enough for about 100 refinement iterations per team "
-                   "(small-team-leduc from 3 s, team-leduc-2025 from 47 s, team-leduc from "
-                   "about 10 minutes; smaller games are solved exactly without it), else off; "
+                   "(kept only if its exact gap is smaller); 0 = off; auto = half of the time "
+                   "left after building the DAGs when that is at least 1 s and enough for "
+                   "about 40 refinement iterations per team (small-team-leduc from 2.5 s, "
+                   "team-leduc-2025 from 20 s, team-leduc from about 4 minutes; smaller games "
+                   "are solved exactly without it), else off; "
                    "skipped when --target-gap is met first")
 @click.option("--out", "out_dir", default="solution", show_default=True,
               type=click.Path(file_okay=False),

@@ -116,11 +116,15 @@ class SolveResult:
         return self.status in (TARGET_REACHED, SOLVED)
 
     def __str__(self) -> str:
+        def count(n, word):
+            return f"{n} {word}" + ("" if n == 1 else "s")
+
         lines = [
-            f"{self.preset}: {self.method}, {self.iterations} iterations in {self.seconds:.1f} s "
+            f"{self.preset}: {self.method}, {count(self.iterations, 'iteration')} in "
+            f"{self.seconds:.1f} s "
             f"({self.message})",
             f"  TMECor value of team A in [{self.lower:+.9f}, {self.upper:+.9f}]",
-            f"  exported submission: {self.signals} signals (team A {self.team_signals[0]}, "
+            f"  exported submission: {count(self.signals, 'signal')} (team A {self.team_signals[0]}, "
             f"team B {self.team_signals[1]}), exact saddle-point gap {self.gap:.3e} "
             f"(measured by {self.verified_by})",
             f"  peak memory {self.peak_memory / 2**30:.2f} GiB",
@@ -349,8 +353,8 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     refine_seconds : seconds (within ``time_limit``) for refining the final export
         (:mod:`.refine`); the refined export is kept only if its exact gap is smaller.
         0 = off; None (default) = :func:`.refine.auto_seconds` for a regret minimiser (half
-        the limit on games from small-team-leduc up when that buys each team at least 100
-        refinement iterations, else 0), otherwise off. Not after Ctrl-C, nor when the target
+        of the time left after building the DAGs, on games from small-team-leduc up, when
+        that buys each team about 40 refinement iterations, else 0), otherwise off. Not after Ctrl-C, nor when the target
         gap was met before.
 
     Returns
@@ -376,6 +380,8 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
         method = DEFAULT_METHOD
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if max_iterations is not None and max_iterations < 1:
+        raise ValueError(f"max_iterations must be at least 1, not {max_iterations}")
     if not time_limit > 0:                      # also refuses NaN, which would never stop
         raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
     if not 1 <= max_signals <= MAX_SIGNALS:
@@ -423,7 +429,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
         # also with a target, which that export does not meet there (small-team-leduc, target
         # 1e-4 in 120 s: 3.1e-2 without refinement)
         from .refine import auto_seconds
-        refine_seconds = (auto_seconds(game, time_limit, max_signals)
+        refine_seconds = (auto_seconds(game, time_limit, max_signals, startup=session())
                           if METHODS[method] == "dag_cfr" else 0.0)
     refine_seconds = max(float(refine_seconds), 0.0)
     parameters = dict(alg.parameters, refine_seconds=refine_seconds)
@@ -455,7 +461,8 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 if max_iterations is not None and alg.iterations >= max_iterations:
                     stopped_by = ITERATION_LIMIT
                     break
-                if session() >= main_deadline:
+                if session() >= main_deadline and alg.iterations > 0:
+                    # (at least one iteration: with none there is nothing to export)
                     stopped_by = TIME_LIMIT
                     break
                 alg.step()

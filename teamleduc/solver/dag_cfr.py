@@ -166,7 +166,8 @@ class RegretMinimizer:
                               time_limit: float = float("inf")) -> None:
         """Add export candidates drawn from the average strategies: pure strategies peeled
         from the average flow (at most ``peel_count`` per team, within ``time_limit`` seconds
-        for both teams), and the product of the members' average marginals."""
+        for both teams), and the product of the members' average marginals, as a new batch
+        (the export reads the newest batch: :meth:`.common.Candidates.newest`)."""
         from .export import peel
         candidates.new_batch()
         for k, d in enumerate(self.game.dags):

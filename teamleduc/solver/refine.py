@@ -58,8 +58,15 @@ DEFAULT_SIGNALS = 30
 #: team-leduc-2025, 78 s split as 18 s of solving and 2 x 30 s of refining exported a gap of
 #: 0.034, as 30 + 2 x 24 s 0.041 and as 55 + 2 x 12 s 0.059
 AUTO_SHARE = 0.5
-#: ... when it buys each team at least this many refinement iterations
-AUTO_MIN_ITERS = 100
+#: ... when it buys each team at least this many refinement iterations (by
+#: :func:`iteration_seconds`). Was 100; with 40, team-leduc refines from about 4 minutes:
+#: ``solve --time-limit 300`` exported 0.303 without refinement, 0.184 with 150 s of it
+#: (0.242 with 100 s, 0.302 with 200 s); team-leduc-2025 in 20 s 0.114 (0.165 without)
+AUTO_MIN_ITERS = 40
+#: ... and at least this many seconds in all: below, the solver's share is too short too
+#: (small-team-leduc, 1.6 s limit: 0.144 with 0.6 s of refinement, 0.039 without; 3 s
+#: limit: 8.4e-3 with 1.3 s, 3.3e-2 without)
+AUTO_MIN_SECONDS = 1.0
 #: ... on games whose DAGs have at least this many rows. Below, the LP export is exact
 #: (tiny-team-leduc, 8,832 rows: gaps below 1e-6); small-team-leduc (99,008 rows) is not:
 #: ``solve --time-limit 30`` exported 3.1e-2 without refinement, 1.5e-3 with 15 s of it
@@ -390,17 +397,21 @@ def iteration_seconds(game: DagGame, signals: int) -> float:
     return _SECONDS_PER_SIGNAL_NODE * signals * game.tree.num_nodes + _SECONDS_PER_ROW * rows
 
 
-def auto_seconds(game: DagGame, time_limit: float, signals: int) -> float:
-    """Default refinement seconds of a run of ``time_limit`` seconds: :data:`AUTO_SHARE` of
-    it when both teams have two members, a DAG has at least :data:`AUTO_MIN_ROWS` rows
-    (smaller games are solved exactly by the LP export) and each team's half buys at least
-    :data:`AUTO_MIN_ITERS` iterations, else 0. On 2 cores: small-team-leduc from a 3 s
-    limit, team-leduc-2025 from 47 s, team-leduc from about 10 minutes."""
+def auto_seconds(game: DagGame, time_limit: float, signals: int,
+                 startup: float = 0.0) -> float:
+    """Default refinement seconds of a run of ``time_limit`` seconds that spent ``startup``
+    seconds before solving (building the DAGs): :data:`AUTO_SHARE` of the rest when both
+    teams have two members, a DAG has at least :data:`AUTO_MIN_ROWS` rows (smaller games are
+    solved exactly by the LP export) and each team's half buys at least
+    :data:`AUTO_MIN_ITERS` iterations and is at least :data:`AUTO_MIN_SECONDS`, else 0. On
+    2 cores: small-team-leduc from a 2.5 s limit, team-leduc-2025 from 20 s, team-leduc from
+    about 4 minutes."""
     if (max(d.num_rows for d in game.dags) < AUTO_MIN_ROWS
             or any(d.num_members != 2 for d in game.dags)):
         return 0.0
-    share = AUTO_SHARE * time_limit
-    return share if share / 2 >= AUTO_MIN_ITERS * iteration_seconds(game, signals) else 0.0
+    share = AUTO_SHARE * max(time_limit - startup, 0.0)
+    enough = share / 2 >= AUTO_MIN_ITERS * iteration_seconds(game, signals)
+    return share if enough and share >= AUTO_MIN_SECONDS else 0.0
 
 
 def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: int,
