@@ -306,8 +306,8 @@ def test_export_keeps_the_correlation():
 
 def test_export_starts_from_the_newest_average_only():
     """Candidates drawn from five averages of one run (30 to 22,218 iterations): the export
-    uses the newest batch alone and is exact. With every batch it loaded all ~800 columns
-    and, in 60 s, exported 1.2e-3; after a long run with a target, ``solve`` on this game
+    uses the newest batch alone and is exact. With every batch it loaded all of them (about
+    400 per team) and, in 60 s, exported 1.2e-3; after a long run with a target, ``solve`` on this game
     ended at 4.5e-3 although a 2 s run is exact."""
     from teamleduc.solver.common import Candidates
     from teamleduc.solver.dag_cfr import RegretMinimizer
