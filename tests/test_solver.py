@@ -307,8 +307,8 @@ def test_export_keeps_the_correlation():
 def test_export_starts_from_the_newest_average_only():
     """Candidates drawn from five averages of one run (30 to 22,218 iterations): the export
     uses the newest batch alone and is exact. With every batch it loaded all of them (about
-    400 per team) and, in 60 s, exported 1.2e-3; after a long run with a target, ``solve`` on this game
-    ended at 4.5e-3 although a 2 s run is exact."""
+    400 per team) and, in 60 s, exported 1.2e-3; after a long run with a target, ``solve``
+    on this game ended at 4.5e-3 although a 2 s run is exact."""
     from teamleduc.solver.common import Candidates
     from teamleduc.solver.dag_cfr import RegretMinimizer
     from teamleduc.solver.export import export
@@ -522,7 +522,8 @@ def test_auto_refinement_with_a_target(monkeypatch):
     """With a target, ``auto`` still refines (small-team-leduc's LP export never met a target
     of 1e-4: 3.1e-2 in 120 s; refined, 8.8e-4 in 60 s), unless the target is met first."""
     import teamleduc.solver.refine as refine_module
-    monkeypatch.setattr(refine_module, "auto_seconds", lambda game, limit, signals, startup=0.0: 3.0)
+    monkeypatch.setattr(refine_module, "auto_seconds",
+                        lambda game, limit, signals, startup=0.0: 3.0)
     met = solve("tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, target_gap=1e-9,
                 handle_sigint=False)
     assert met.success and met.parameters["refine_seconds"] == 3.0

@@ -121,11 +121,11 @@ class SolveResult:
 
         lines = [
             f"{self.preset}: {self.method}, {count(self.iterations, 'iteration')} in "
-            f"{self.seconds:.1f} s "
-            f"({self.message})",
+            f"{self.seconds:.1f} s ({self.message})",
             f"  TMECor value of team A in [{self.lower:+.9f}, {self.upper:+.9f}]",
-            f"  exported submission: {count(self.signals, 'signal')} (team A {self.team_signals[0]}, "
-            f"team B {self.team_signals[1]}), exact saddle-point gap {self.gap:.3e} "
+            f"  exported submission: {count(self.signals, 'signal')} "
+            f"(team A {self.team_signals[0]}, team B {self.team_signals[1]}), "
+            f"exact saddle-point gap {self.gap:.3e} "
             f"(measured by {self.verified_by})",
             f"  peak memory {self.peak_memory / 2**30:.2f} GiB",
         ]
@@ -356,8 +356,8 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
         (:mod:`.refine`); the refined export is kept only if its exact gap is smaller.
         0 = off; None (default) = :func:`.refine.auto_seconds` for a regret minimiser (half
         of the time left after building the DAGs, on games from small-team-leduc up, when
-        that buys each team about 40 refinement iterations, else 0), otherwise off. Not after Ctrl-C, nor when the target
-        gap was met before.
+        that buys each team about 40 refinement iterations, else 0), otherwise off. Not
+        after Ctrl-C, nor when the target gap was met before.
 
     Returns
     -------

@@ -484,7 +484,7 @@ def halves(max_signals: int) -> tuple[int, int]:
     """Signals per team when both teams' weights are free: K_A + K_B - 1 = ``max_signals``
     merged signals (:func:`teamleduc.submission.merge_team_mixtures`)."""
     a = (max_signals + 1) // 2
-    return a, max(max_signals + 1 - a, 1)
+    return a, max_signals + 1 - a
 
 
 def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, candidates=None,
