@@ -453,6 +453,29 @@ def test_resume_continues_exactly(tmp_path):
         solve(config, "cfr+", time_limit=5, resume=first, handle_sigint=False)
 
 
+def test_damaged_checkpoint_candidates_are_refused(tmp_path):
+    """A checkpoint whose candidate arrays are missing, of different lengths or of an unknown
+    kind gives TeamLeducError naming the file (it gave TypeError or IndexError)."""
+    from teamleduc.solver import checkpoint as ckpt
+    config = get_config("tiny-team-leduc")
+    solve(config, "dcfr", max_iterations=20, time_limit=GUARD_SECONDS, out_dir=tmp_path,
+          refine_seconds=0, handle_sigint=False)
+    path = tmp_path / "checkpoint.npz"
+    with np.load(path) as z:
+        good = {k: z[k] for k in z.files}
+    assert ckpt.load(tmp_path, config).candidates.items[0]
+    damaged = {
+        "incomplete": {k: v for k, v in good.items() if k != "cand0/1"},
+        "differ in length": {**good, "cand0/batch": good["cand0/batch"][:-1]},
+        "unknown kind": {**good, "cand1/kind": good["cand1/kind"] + 100},
+    }
+    for message, arrays in damaged.items():
+        np.savez(path, **arrays)
+        pattern = f"checkpoint.npz: team .'s candidate arrays .*{message}"
+        with pytest.raises(TeamLeducError, match=pattern):
+            ckpt.load(tmp_path, config)
+
+
 def test_ctrl_c_writes_checkpoint_and_valid_submission(tmp_path):
     config = get_config("tiny-team-leduc")
     seen = []

@@ -115,12 +115,16 @@ def load(path, config) -> Checkpoint:
         parts = [cand.get(f"cand{team}/{k}") for k in range(len(seats))]
         if parts[0] is None:
             continue
-        kinds = cand[f"cand{team}/kind"]
+        kinds = cand.get(f"cand{team}/kind")
+        bad = f"cannot read checkpoint {path}: team {'AB'[team]}'s candidate arrays"
+        if kinds is None or any(p is None for p in parts):
+            raise TeamLeducError(f"{bad} are incomplete")
         # checkpoints written before batches existed: all in batch 0
         batches = cand.get(f"cand{team}/batch", np.zeros(len(kinds), np.int64))
         if any(len(a) != len(kinds) for a in parts + [batches]):
-            raise TeamLeducError(f"cannot read checkpoint {path}: team {'AB'[team]}'s "
-                                 "candidate arrays differ in length")
+            raise TeamLeducError(f"{bad} differ in length")
+        if len(kinds) and not (0 <= kinds.min() and kinds.max() < len(KINDS)):
+            raise TeamLeducError(f"{bad} hold an unknown kind")
         for i in range(parts[0].shape[0]):
             acts = tuple(np.ascontiguousarray(p[i]) for p in parts)
             candidates.add(team, PureTeamStrategy(seats, acts, np.zeros(0, np.int64)),
