@@ -541,6 +541,40 @@ def test_refinement_reports_each_block():
     assert r.team_signals[0] <= 2 and r.team_signals[1] <= 3 and r.signals <= 4
 
 
+def test_a_refined_big_game_exports_its_halves_first(monkeypatch):
+    """A big game (stratified export) that is refined next is exported as the refinement's
+    starting point, each team's average as halves of the cap (2 + 3 - 1 = 4 signals), not
+    as 4 equal weights the refinement would only restart from; the refinement keeps those
+    sizes. Without refinement the export is the equal weights as before."""
+    import teamleduc.solver as solver_module
+    import teamleduc.solver.export as export_module
+    from teamleduc.solver.dag_cfr import RegretMinimizer
+    from teamleduc.solver.refine import halves_export
+    from teamleduc.solver.stratify import stratified_mixture
+    monkeypatch.setattr(export_module, "is_big", lambda game: True)
+    calls = []
+    original = solver_module._RegretAlgorithm.export_alternatives
+    monkeypatch.setattr(solver_module._RegretAlgorithm, "export_alternatives",
+                        lambda self, k: calls.append(k) or original(self, k))
+    seen = []
+    r = solve("tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, max_iterations=30,
+              max_signals=4, refine_seconds=2, progress=seen.append, handle_sigint=False)
+    assert calls == []
+    # the same 30 iterations outside the solver: the first export is exactly their halves
+    rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
+    rm.iterate(30)
+    ex = halves_export(rm.game, lambda team, k: stratified_mixture(
+        rm.game, team, rm.average_sigma(team), k), 4)
+    assert [m.size for m in ex.mixtures] == [2, 3]
+    first = [m for m in seen if m.what == "export"][0]
+    assert (first.lower, first.upper) == pytest.approx((ex.lower, ex.upper), abs=1e-12)
+    assert r.team_signals[0] <= 2 and r.team_signals[1] <= 3 and r.signals <= 4
+    assert r.gap <= ex.gap + 1e-12
+    plain = solve("tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, max_iterations=30,
+                  max_signals=4, refine_seconds=0, handle_sigint=False)
+    assert calls == [4] and plain.signals == 4
+
+
 def test_auto_refinement_with_a_target(monkeypatch):
     """With a target, ``auto`` still refines (small-team-leduc's LP export never met a target
     of 1e-4: 3.1e-2 in 120 s; refined, 8.8e-4 in 60 s), unless the target is met first."""

@@ -440,6 +440,7 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     internal_target = target_gap if target_gap is not None else -math.inf
     status = TIME_LIMIT
     best = None            # (export result, measurement)
+    halves = None          # the export of the refinement's starting point, if made
     if prev is not None:
         best = _previous_export(resume, config, history)
     last_ckpt = session()
@@ -495,9 +496,18 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
             else:
                 budget = max(end - session(), 0.05)
             t_cand = time.perf_counter()
-            alternatives = measured(game, alg.export_alternatives(max_signals))
-            ex = (from_alternatives(game, alternatives, max_signals=max_signals)
-                  if stratified_only else None)
+            # a big game that is refined next is exported as the refinement's starting point
+            # (its halves), not as max_signals equal weights it would only restart from
+            halves_first = (stratified_only and refine_seconds > 0
+                            and stopped_by in (ITERATION_LIMIT, TIME_LIMIT)
+                            and all(d.num_members == 2 for d in game.dags))
+            if halves_first:
+                from .refine import halves_export
+                ex = halves = halves_export(game, alg.stratified, max_signals)
+            else:
+                alternatives = measured(game, alg.export_alternatives(max_signals))
+                ex = (from_alternatives(game, alternatives, max_signals=max_signals)
+                      if stratified_only else None)
             if ex is None:
                 alg.export_candidates(candidates, time_limit=0.25 * budget)
                 budget = max(budget - (time.perf_counter() - t_cand), 0.05)
@@ -542,7 +552,8 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
 
             refined = refine_export(game, ex, max_signals=max_signals, time_limit=budget,
                                     candidates=candidates, opponents=alg.refine_opponents(),
-                                    progress=refined_block, restart=alg.stratified)
+                                    progress=refined_block, restart=alg.stratified,
+                                    keep_sizes=ex is halves)
             if refined is not ex:
                 ex = refined
                 record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))

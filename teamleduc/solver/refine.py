@@ -11,8 +11,9 @@ What (block-coordinate ascent, per team, alternating members):
   stratified export (both teams the same K equal weights) restarts instead from each team's
   average as :func:`halves` of the cap (50 and 51 signals of 100) with free weights: equal
   weights merge into K signals but cannot move, and moving weights over half as many
-  signals refined better (:func:`refine_export`). Fixed weights, when asked for, are
-  returned bit for bit;
+  signals refined better (:func:`refine_export`). The solver exports a big game that it
+  refines as those halves directly (:func:`halves_export`). Fixed weights, when asked for,
+  are returned bit for bit;
 * fix one member's per-signal strategies; the other member's per-signal behavioural
   strategies (and the signal weights unless fixed) are then a *perfect-recall* problem for the
   team (one member plays, the fixed member is part of the environment per signal), solved by
@@ -487,9 +488,21 @@ def halves(max_signals: int) -> tuple[int, int]:
     return a, max_signals + 1 - a
 
 
+def halves_export(game: DagGame, restart, max_signals: int):
+    """The starting point of a restarted :func:`refine_export` as an export of its own: each
+    team's average as :func:`halves` of ``max_signals`` stratified signals (``restart(team,
+    K)``), with free weights and exact bounds. A run that refines a big game exports this
+    instead of ``max_signals`` equal-weight signals, from which the refinement would only
+    restart here (that export took about 25 s of a 5-minute team-leduc run)."""
+    from .export import from_alternatives, measured
+    alternatives = measured(game, [restart(team, k) for team, k in enumerate(halves(max_signals))])
+    return from_alternatives(game, alternatives, max_signals=max_signals)
+
+
 def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, candidates=None,
                   signals: int = DEFAULT_SIGNALS, progress=None, max_iters: int = 10 ** 9,
-                  blocks: int | None = None, opponents=(None, None), restart=None):
+                  blocks: int | None = None, opponents=(None, None), restart=None,
+                  keep_sizes: bool = False):
     """The export ``ex`` (:class:`.export.ExportResult`) refined for ``time_limit`` seconds
     (half per team); returned only if its exact gap is smaller, else ``ex`` itself.
     ``opponents[k]`` = (regrets, strategy) to start team k's opponent from (or None).
@@ -500,19 +513,23 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
     ``max_signals`` signals but cannot move, and on team-leduc-2025 moving weights over half
     the signals refined better (exported gap 0.044 against 0.058 after 30 s of refinement,
     0.0147 against 0.026 after 150 s, blocks of 200 iterations against 100).
-    ``progress(lower, upper)`` is called after each block with the exact bounds of the pair
-    being refined (its best mixtures so far)."""
+    ``keep_sizes`` refines ``ex``'s mixtures as they are (no restart, no filling up with
+    peels; e.g. ``ex`` from :func:`halves_export`). ``progress(lower, upper)`` is called
+    after each block with the exact bounds of the pair being refined (its best mixtures so
+    far)."""
     from .export import ExportResult, merge_submission
     t0 = time.perf_counter()
     mix = list(ex.mixtures)
     bounds = [ex.lower, ex.upper]
     # equal weights on both sides (stratified signals) merge into K signals
     aligned = (mix[0].size == mix[1].size and np.array_equal(mix[0].weights, mix[1].weights))
-    restarted = aligned and restart is not None and all(len(d.seats) == 2 for d in game.dags)
+    restarted = (not keep_sizes and aligned and restart is not None
+                 and all(len(d.seats) == 2 for d in game.dags))
     if restarted:
         mix = [restart(team, k) for team, k in enumerate(halves(max_signals))]
         bounds = [guaranteed_value(game, m) for m in mix]
-    fixed = aligned and not restarted    # equal weights kept bit for bit still merge into K
+    # equal weights kept bit for bit still merge into K
+    fixed = aligned and not restarted and not keep_sizes
 
     def report(team, block, best):
         bounds[team] = best
@@ -520,7 +537,7 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
             progress(bounds[0], bounds[1])
 
     # equal weights and the restart keep their sizes; otherwise peels may fill up to the cap
-    sized = fixed or restarted
+    sized = fixed or restarted or keep_sizes
     for team in (0, 1):
         cap = mix[team].size if sized else min(signals, max_signals + 1 - mix[1 - team].size)
         if cap < 1 or len(game.dags[team].seats) != 2:
