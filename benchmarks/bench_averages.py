@@ -36,6 +36,12 @@ def curve(preset: str, seconds: float) -> None:
 
 
 def main() -> None:
+    runs = []
     for item in os.environ.get("BENCH_AVERAGES", DEFAULT).split(","):
-        preset, seconds = item.split(":")
-        curve(preset.strip(), float(seconds))
+        preset, _, seconds = item.partition(":")
+        try:
+            runs.append((preset.strip(), float(seconds)))
+        except ValueError:
+            raise SystemExit(f"BENCH_AVERAGES: {item!r} is not preset:seconds") from None
+    for preset, seconds in runs:
+        curve(preset, seconds)

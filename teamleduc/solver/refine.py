@@ -494,9 +494,15 @@ def halves_export(game: DagGame, restart, max_signals: int):
     K)``), with free weights and exact bounds. A run that refines a big game exports this
     instead of ``max_signals`` equal-weight signals, from which the refinement would only
     restart here (that export took about 25 s of a 5-minute team-leduc run)."""
-    from .export import from_alternatives, measured
-    alternatives = measured(game, [restart(team, k) for team, k in enumerate(halves(max_signals))])
-    return from_alternatives(game, alternatives, max_signals=max_signals)
+    from .export import from_alternatives
+    return from_alternatives(game, _measured_halves(game, restart, max_signals),
+                             max_signals=max_signals)
+
+
+def _measured_halves(game: DagGame, restart, max_signals: int) -> tuple:
+    """Each team's ``restart(team, K)`` for K in :func:`halves`, with its exact bound."""
+    from .export import measured
+    return measured(game, [restart(team, k) for team, k in enumerate(halves(max_signals))])
 
 
 def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, candidates=None,
@@ -526,8 +532,8 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
     restarted = (not keep_sizes and aligned and restart is not None
                  and all(len(d.seats) == 2 for d in game.dags))
     if restarted:
-        mix = [restart(team, k) for team, k in enumerate(halves(max_signals))]
-        bounds = [guaranteed_value(game, m) for m in mix]
+        (ma, la), (mb, ub) = _measured_halves(game, restart, max_signals)
+        mix, bounds = [ma, mb], [la, ub]
     # equal weights kept bit for bit still merge into K
     fixed = aligned and not restarted and not keep_sizes
 
