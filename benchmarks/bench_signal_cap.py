@@ -19,9 +19,7 @@ import os
 import time
 
 from teamleduc.config import get_config
-from teamleduc.solver import refine
-from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
-from teamleduc.solver.stratify import stratified_mixture
+from teamleduc.solver import _RegretAlgorithm, refine
 
 
 def _setting(name: str, default: str, parse):
@@ -35,7 +33,7 @@ def _setting(name: str, default: str, parse):
 
 def _caps(raw: str) -> list[int]:
     caps = [int(c) for c in raw.split(",")]
-    if not caps or min(caps) < 2:
+    if min(caps) < 2:
         raise ValueError
     return caps
 
@@ -56,8 +54,10 @@ def main() -> None:
         config = get_config(preset)
     except ValueError as exc:
         raise SystemExit(f"BENCH_CAP_PRESET: {exc}") from None
-    rm = RegretMinimizer(config, dcfr())
-    if any(d.num_members != 2 for d in rm.game.dags):
+    # the solver's own adapter: its restart (stratified averages) and refinement opponents
+    alg = _RegretAlgorithm(config, "dcfr")
+    rm, game = alg.rm, alg.game
+    if any(d.num_members != 2 for d in game.dags):
         raise SystemExit(f"BENCH_CAP_PRESET: {preset} has no team of two to refine")
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < solve_s:
@@ -67,18 +67,12 @@ def main() -> None:
           f"exact gap {m.gap:.3e}; refinement {refine_s:g} s per cap", flush=True)
     print(f"  {'cap':>5} {'signals':>9} {'start gap':>10} {'refined gap':>12} "
           f"{'blocks':>7} {'team A':>10} {'team B':>10}", flush=True)
-    game = rm.game
-
-    def restart(team, k):
-        return stratified_mixture(game, team, rm.average_sigma(team), k)
-
     for cap in caps:
-        ex = refine.halves_export(game, restart, cap)
+        ex = refine.halves_export(game, alg.stratified, cap)
         blocks = []
-        # the solver's regrets start each refinement's opponent (refine_team copies them)
-        opponents = ((rm.reg[1], rm.sigma[1]), (rm.reg[0], rm.sigma[0]))
+        # refine_team copies the solver's arrays: every cap starts from the same state
         res = refine.refine_export(game, ex, max_signals=cap, time_limit=refine_s,
-                                   opponents=opponents, keep_sizes=True,
+                                   opponents=alg.refine_opponents(), keep_sizes=True,
                                    progress=lambda lo, up: blocks.append((lo, up)))
         ka, kb = (mx.size for mx in res.mixtures)
         print(f"  {cap:5d} {f'{ka}+{kb}':>9} {ex.gap:10.4f} {res.gap:12.5f} {len(blocks):7d} "
