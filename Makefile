@@ -11,7 +11,7 @@ OUT    ?= out
 # seconds for the solver in `make run` (export included); raise it for a smaller gap
 TIME   ?= 300
 
-.PHONY: install run test bench clean
+.PHONY: install run test lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,15 @@ run: install
 
 test: install
 	$(PY) -m pytest tests
+
+## ruff: lint and format check (configured in pyproject.toml); `make format` rewrites
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
 
 bench: install
 	$(PY) -m benchmarks

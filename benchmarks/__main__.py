@@ -8,7 +8,9 @@ import benchmarks
 
 
 def main(argv: list[str]) -> None:
-    names = sorted(m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_"))
+    names = sorted(
+        m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_")
+    )
     if argv:
         names = [n for n in names if any(a in n for a in argv)]
     for name in names:

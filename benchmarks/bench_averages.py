@@ -30,8 +30,11 @@ def curve(preset: str, seconds: float) -> None:
         solving += time.perf_counter() - t
         if rm.t >= next_measure or solving >= seconds:
             m = rm.measure()
-            print(f"  {rm.t:6d} iterations {solving:8.2f} s solving   gap {m.gap:.3e}   "
-                  f"value in [{m.lower:+.6f}, {m.upper:+.6f}]", flush=True)
+            print(
+                f"  {rm.t:6d} iterations {solving:8.2f} s solving   gap {m.gap:.3e}   "
+                f"value in [{m.lower:+.6f}, {m.upper:+.6f}]",
+                flush=True,
+            )
             next_measure = int(next_measure * 1.5) + 1
 
 

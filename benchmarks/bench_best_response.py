@@ -54,7 +54,7 @@ def child(preset: str) -> dict:
         t0 = time.perf_counter()
         br = brm.best_response(config, 1, sub)
         out["cold_s"] = time.perf_counter() - t0
-        out["tracemalloc_peak_mib"] = tracemalloc.get_traced_memory()[1] / 2 ** 20
+        out["tracemalloc_peak_mib"] = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
         out["value"] = br.value
         out["what"] = "team B's best response to uniform"
@@ -70,15 +70,20 @@ def child(preset: str) -> dict:
         argmax_actions(tree, dp)
         t4 = time.perf_counter()
         out["warm_s"] = t4 - t0
-        out["phases_s"] = {"opponent reach": t1 - t0, "weights W": t2 - t1, "max DP": t3 - t2,
-                           "argmax walk": t4 - t3}
+        out["phases_s"] = {
+            "opponent reach": t1 - t0,
+            "weights W": t2 - t1,
+            "max DP": t3 - t2,
+            "argmax walk": t4 - t3,
+        }
         t0 = time.perf_counter()
         e = brm.exploitability(config, sub)
         out["exploitability_s"] = time.perf_counter() - t0
         out["gap"] = e.gap
         rng = np.random.default_rng(0)
-        from teamleduc.submission import Submission
         from teamleduc.infosets import infoset_tables
+        from teamleduc.submission import Submission
+
         tabs = infoset_tables(tree)
         K = 10
         strat = {}
@@ -95,21 +100,35 @@ def child(preset: str) -> dict:
 
 def main() -> None:
     for preset in ("team-leduc-2025", "team-leduc", "leduc-3p"):
-        proc = subprocess.run([sys.executable, "-m", "benchmarks.bench_best_response", "--child", preset],
-                              capture_output=True, text=True, check=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "benchmarks.bench_best_response", "--child", preset],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         r = json.loads(proc.stdout.strip().splitlines()[-1])
         target = TARGETS[preset]
-        line = (f"{preset:>16}: {r['what']} = {r['value']:.9f}; numba start-up {r['startup_s']:.2f} s, "
-                f"then cold {r['cold_s']:.2f} s (tree, tables and all), "
-                f"warm {r['warm_s']:.2f} s (target {target:.0f} s, ratio {r['cold_s'] / target:.2f}); "
-                f"peak RSS {r['peak_rss_mib']:.0f} MiB (after imports {r['rss_after_import_mib']:.0f} MiB; "
-                f"target {MEMORY_TARGET_GIB:.0f} GiB, ratio {r['peak_rss_mib'] / 1024 / MEMORY_TARGET_GIB:.3f})")
+        line = (
+            f"{preset:>16}: {r['what']} = {r['value']:.9f}; numba start-up {r['startup_s']:.2f} s, "
+            f"then cold {r['cold_s']:.2f} s (tree, tables and all), "
+            f"warm {r['warm_s']:.2f} s (target {target:.0f} s, ratio {r['cold_s'] / target:.2f}); "
+            f"peak RSS {r['peak_rss_mib']:.0f} MiB (after imports {r['rss_after_import_mib']:.0f} MiB; "
+            f"target {MEMORY_TARGET_GIB:.0f} GiB, ratio {r['peak_rss_mib'] / 1024 / MEMORY_TARGET_GIB:.3f})"
+        )
         print(line)
         if "phases_s" in r:
-            print(" " * 18 + "warm phases: " + ", ".join(f"{k} {v:.3f} s" for k, v in r["phases_s"].items())
-                  + f"; tracemalloc peak (cold) {r['tracemalloc_peak_mib']:.0f} MiB")
-            print(" " * 18 + f"exploitability (both responses) {r['exploitability_s']:.2f} s, gap {r['gap']:.9f}; "
-                  f"best response to a 10-signal opponent {r['warm_10_signals_s']:.2f} s")
+            print(
+                " " * 18
+                + "warm phases: "
+                + ", ".join(f"{k} {v:.3f} s" for k, v in r["phases_s"].items())
+                + f"; tracemalloc peak (cold) {r['tracemalloc_peak_mib']:.0f} MiB"
+            )
+            print(
+                " "
+                * 18
+                + f"exploitability (both responses) {r['exploitability_s']:.2f} s, gap {r['gap']:.9f}; "
+                f"best response to a 10-signal opponent {r['warm_10_signals_s']:.2f} s"
+            )
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def _behavioural(tables, rng, digits=None):
         if digits is not None:
             x = np.round(x, digits)
             x[:, 0] = 0.0
-            x[:, 0] = np.where(t.legal[:, 0], 1.0 - x.sum(axis=1), 0.0)   # c is always legal
+            x[:, 0] = np.where(t.legal[:, 0], 1.0 - x.sum(axis=1), 0.0)  # c is always legal
             x = np.clip(x, 0.0, 1.0)
         out[s] = x
     return out
@@ -53,9 +53,10 @@ def _pure(tables, rng):
 
 def _submission(kind, num_signals, tables, rng, seats=None):
     from teamleduc.submission import Submission
+
     seats = tuple(range(len(tables))) if seats is None else tuple(seats)
     per_signal = []
-    for j in range(num_signals):
+    for _j in range(num_signals):
         if kind == "cfr":
             per_signal.append(_behavioural(tables, rng))
         elif kind == "rounded":
@@ -63,8 +64,12 @@ def _submission(kind, num_signals, tables, rng, seats=None):
         else:
             per_signal.append(_pure(tables, rng))
     probs = rng.dirichlet(np.ones(num_signals))
-    return Submission(np.arange(num_signals), probs, seats,
-                      {s: np.stack([p[s] for p in per_signal]) for s in seats})
+    return Submission(
+        np.arange(num_signals),
+        probs,
+        seats,
+        {s: np.stack([p[s] for p in per_signal]) for s in seats},
+    )
 
 
 def _median_time(fn, repeat=3):
@@ -96,24 +101,36 @@ def main() -> None:
     A, B = team_seats(config)
     rng = np.random.default_rng(4)
     jobs = os.cpu_count() or 1
-    print(f"preset {PRESET}: {len(tree.terminals):,} terminals, {tables[0].size:,} information "
-          f"sets per seat; {jobs} CPU(s)")
+    print(
+        f"preset {PRESET}: {len(tree.terminals):,} terminals, {tables[0].size:,} information "
+        f"sets per seat; {jobs} CPU(s)"
+    )
 
     with tempfile.TemporaryDirectory(prefix="teamleduc-bench-") as tmp:
         root = Path(tmp)
         t0 = time.perf_counter()
         a = write_submission(_submission("cfr", 1, tables, rng), root / "cfr-a")
         b = write_submission(_submission("cfr", 1, tables, rng), root / "cfr-b")
-        print(f"  (generated two 1-signal CFR-like CSV submissions in {time.perf_counter() - t0:.1f} s)")
+        print(
+            f"  (generated two 1-signal CFR-like CSV submissions in {time.perf_counter() - t0:.1f} s)"
+        )
 
         # 1. one evaluate call, load included
-        evaluate("uniform", "uniform", config)            # tree, tables, kernels: a warm session
+        evaluate("uniform", "uniform", config)  # tree, tables, kernels: a warm session
         warm = _median_time(lambda: evaluate(a, b, config))
         _line("evaluate, two 1-signal CSV submissions, warm session", warm, 1.0)
-        code = ("import sys, time; t0 = time.perf_counter(); from teamleduc.evaluate import evaluate; "
-                f"evaluate(sys.argv[1], sys.argv[2], '{PRESET}'); print(time.perf_counter() - t0)")
-        cold = float(subprocess.run([sys.executable, "-c", code, str(a), str(b)], check=True,
-                                    capture_output=True, text=True).stdout.split()[-1])
+        code = (
+            "import sys, time; t0 = time.perf_counter(); from teamleduc.evaluate import evaluate; "
+            f"evaluate(sys.argv[1], sys.argv[2], '{PRESET}'); print(time.perf_counter() - t0)"
+        )
+        cold = float(
+            subprocess.run(
+                [sys.executable, "-c", code, str(a), str(b)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout.split()[-1]
+        )
         _line("  same, first call in a fresh process (imports, tree, kernels)", cold)
         exe = Path(sys.executable).with_name("teamleduc")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "teamleduc"]
@@ -127,14 +144,22 @@ def main() -> None:
         signals = [1] * 8 + [2, 3, 2, 3, 2, 3, 2, 3] + [4, 4, 2, 2]
         subs = []
         for k, (kind, n) in enumerate(zip(kinds, signals)):
-            subs.append(write_submission(_submission(kind, n, tables, rng), root / f"sub{k:02d}-{kind}"))
-        print(f"  (generated 20 submissions, {sum(signals)} signals in all, in "
-              f"{time.perf_counter() - t0:.1f} s)")
+            subs.append(
+                write_submission(_submission(kind, n, tables, rng), root / f"sub{k:02d}-{kind}")
+            )
+        print(
+            f"  (generated 20 submissions, {sum(signals)} signals in all, in "
+            f"{time.perf_counter() - t0:.1f} s)"
+        )
         t0 = time.perf_counter()
         result = grade(subs, config, baselines="all", jobs=jobs, out=root / "grading")
         total = time.perf_counter() - t0
         n = len(result.names)
-        _line(f"grade: 20 submissions + 5 baselines, {n * (n - 1)} seatings, --jobs {jobs}", total, 60.0)
+        _line(
+            f"grade: 20 submissions + 5 baselines, {n * (n - 1)} seatings, --jobs {jobs}",
+            total,
+            60.0,
+        )
         best = result.standings[0]
         print(f"    leader {best.name} {best.mean_score:+.4f}; {len(result.invalid)} invalid")
 
@@ -150,8 +175,11 @@ def main() -> None:
             t0 = time.perf_counter()
             evaluate(loaded, opponent, config)
             eval_s = time.perf_counter() - t0
-            print(f"    {k:>3} signal(s): load {load_s:7.3f} s, evaluate {eval_s:7.3f} s "
-                  f"({eval_s / k * 1000:6.1f} ms per signal)", flush=True)
+            print(
+                f"    {k:>3} signal(s): load {load_s:7.3f} s, evaluate {eval_s:7.3f} s "
+                f"({eval_s / k * 1000:6.1f} ms per signal)",
+                flush=True,
+            )
             del loaded
         # both teams with 100 signals: linear in 100 + 100, not in 100 x 100
         big_a = _submission("pure", 100, tables, rng, seats=A)
@@ -160,8 +188,10 @@ def main() -> None:
         ta = team_reach(tree, big_a, A)
         tb = team_reach(tree, big_b, B)
         evaluate_reach(tree, ta, tb)
-        print(f"    100 x 100 signals (both teams), in memory: {time.perf_counter() - t0:.3f} s "
-              f"(10,000 signal pairs, never enumerated)")
+        print(
+            f"    100 x 100 signals (both teams), in memory: {time.perf_counter() - t0:.3f} s "
+            f"(10,000 signal pairs, never enumerated)"
+        )
 
 
 if __name__ == "__main__":

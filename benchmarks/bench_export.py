@@ -30,8 +30,10 @@ def main() -> None:
     while time.perf_counter() - t0 < seconds:
         rm.iterate(1)
     avg = rm.measure()
-    print(f"{PRESET}: dcfr {rm.t} iterations in {seconds:.0f} s, averages' exact gap "
-          f"{avg.gap:.3e} (value in [{avg.lower:+.5f}, {avg.upper:+.5f}])")
+    print(
+        f"{PRESET}: dcfr {rm.t} iterations in {seconds:.0f} s, averages' exact gap "
+        f"{avg.gap:.3e} (value in [{avg.lower:+.5f}, {avg.upper:+.5f}])"
+    )
     sig = [rm.average_sigma(k) for k in (0, 1)]
     for K in SIGNALS:
         t = time.perf_counter()
@@ -39,10 +41,12 @@ def main() -> None:
         built = time.perf_counter() - t
         lower, upper = (guaranteed_value(rm.game, m) for m in mixtures)
         what = "marginals" if K == 1 else "stratified"
-        print(f"  {K:4d} signals ({what:>10}): bounds [{lower:+.5f}, {upper:+.5f}], exact gap "
-              f"{upper - lower:.4f} = {(upper - lower) / avg.gap:7.1f} x the averages'; "
-              f"built in {built:.2f} s, measured in {time.perf_counter() - t - built:.2f} s",
-              flush=True)
+        print(
+            f"  {K:4d} signals ({what:>10}): bounds [{lower:+.5f}, {upper:+.5f}], exact gap "
+            f"{upper - lower:.4f} = {(upper - lower) / avg.gap:7.1f} x the averages'; "
+            f"built in {built:.2f} s, measured in {time.perf_counter() - t - built:.2f} s",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

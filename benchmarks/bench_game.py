@@ -23,5 +23,7 @@ def main() -> None:
             write_infoset_files(tree, d, examples=False)
         t2 = time.perf_counter()
         target = 2.0
-        print(f"{preset:>16}: build tree {t1 - t0:.3f} s, write {config.num_seats} infoset files "
-              f"{t2 - t1:.3f} s, total {t2 - t0:.3f} s (target {target:.1f} s, ratio {(t2 - t0) / target:.2f})")
+        print(
+            f"{preset:>16}: build tree {t1 - t0:.3f} s, write {config.num_seats} infoset files "
+            f"{t2 - t1:.3f} s, total {t2 - t0:.3f} s (target {target:.1f} s, ratio {(t2 - t0) / target:.2f})"
+        )

@@ -63,17 +63,32 @@ def main() -> None:
     while time.perf_counter() - t0 < solve_s:
         rm.iterate(1)
     m = rm.measure()
-    print(f"{preset}: dcfr {rm.t} iterations in {time.perf_counter() - t0:.1f} s, averages' "
-          f"exact gap {m.gap:.3e}; refinement {refine_s:g} s per cap", flush=True)
-    print(f"  {'cap':>5} {'signals':>9} {'start gap':>10} {'refined gap':>12} "
-          f"{'blocks':>7} {'team A':>10} {'team B':>10}", flush=True)
+    print(
+        f"{preset}: dcfr {rm.t} iterations in {time.perf_counter() - t0:.1f} s, averages' "
+        f"exact gap {m.gap:.3e}; refinement {refine_s:g} s per cap",
+        flush=True,
+    )
+    print(
+        f"  {'cap':>5} {'signals':>9} {'start gap':>10} {'refined gap':>12} "
+        f"{'blocks':>7} {'team A':>10} {'team B':>10}",
+        flush=True,
+    )
     for cap in caps:
         ex = refine.halves_export(game, alg.stratified, cap)
         blocks = []
         # refine_team copies the solver's arrays: every cap starts from the same state
-        res = refine.refine_export(game, ex, max_signals=cap, time_limit=refine_s,
-                                   opponents=alg.refine_opponents(), keep_sizes=True,
-                                   progress=lambda lo, up: blocks.append((lo, up)))
+        res = refine.refine_export(
+            game,
+            ex,
+            max_signals=cap,
+            time_limit=refine_s,
+            opponents=alg.refine_opponents(),
+            keep_sizes=True,
+            progress=lambda lo, up: blocks.append((lo, up)),
+        )
         ka, kb = (mx.size for mx in res.mixtures)
-        print(f"  {cap:5d} {f'{ka}+{kb}':>9} {ex.gap:10.4f} {res.gap:12.5f} {len(blocks):7d} "
-              f"{res.lower:+10.5f} {res.upper:+10.5f}", flush=True)
+        print(
+            f"  {cap:5d} {f'{ka}+{kb}':>9} {ex.gap:10.4f} {res.gap:12.5f} {len(blocks):7d} "
+            f"{res.lower:+10.5f} {res.upper:+10.5f}",
+            flush=True,
+        )

@@ -40,8 +40,22 @@ def _runs():
 
 def _solve(preset: str, method: str, seconds: float) -> dict:
     with tempfile.TemporaryDirectory() as out:
-        cmd = [sys.executable, "-m", "teamleduc", "solve", "--preset", preset, "--algorithm",
-               method, "--time-limit", str(seconds), "--out", out, "--json", "--quiet"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "teamleduc",
+            "solve",
+            "--preset",
+            preset,
+            "--algorithm",
+            method,
+            "--time-limit",
+            str(seconds),
+            "--out",
+            out,
+            "--json",
+            "--quiet",
+        ]
         res = subprocess.run(cmd, capture_output=True, text=True)
         if res.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed: {res.stderr.strip()}")
@@ -62,18 +76,23 @@ def _curve(history) -> str:
 
 
 def main() -> None:
-    print("exact saddle-point gap (team-A chips per hand); curve = strategies inside the algorithm, "
-          "export = the written submission")
+    print(
+        "exact saddle-point gap (team-A chips per hand); curve = strategies inside the algorithm, "
+        "export = the written submission"
+    )
     for preset, method, seconds, target in _runs():
         r = _solve(preset, method, seconds)
         inner = [h for h in r["history"] if h["what"] not in ("export", "refine")]
         best_inner = min((h["gap"] for h in inner), default=float("nan"))
-        print(f"{preset:>16} {method:>13} {seconds:6.0f} s: {r['iterations']} iterations, "
-              f"value in [{r['value_lower']:+.6f}, {r['value_upper']:+.6f}], "
-              f"export gap {r['gap']:.3e} with {r['signals']} signals, "
-              f"best inner gap {best_inner:.3e}, peak {r['peak_memory_gib']:.2f} GiB, "
-              f"target {target:g}: ratio {r['gap'] / target:.3g} (export), "
-              f"{best_inner / target:.3g} (inner)", flush=True)
+        print(
+            f"{preset:>16} {method:>13} {seconds:6.0f} s: {r['iterations']} iterations, "
+            f"value in [{r['value_lower']:+.6f}, {r['value_upper']:+.6f}], "
+            f"export gap {r['gap']:.3e} with {r['signals']} signals, "
+            f"best inner gap {best_inner:.3e}, peak {r['peak_memory_gib']:.2f} GiB, "
+            f"target {target:g}: ratio {r['gap'] / target:.3g} (export), "
+            f"{best_inner / target:.3g} (inner)",
+            flush=True,
+        )
         print(f"{'':>16} {'':>13}   curve {_curve(r['history'])}", flush=True)
 
 

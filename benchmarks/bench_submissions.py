@@ -18,6 +18,7 @@ import numpy as np
 def _seat_lines(table, rng) -> tuple[list[bytes], list[np.ndarray]]:
     """Formatted lines of one random strategy, and the groups of rows with equal legal sets."""
     from teamleduc.infosets import format_rows
+
     a = rng.random((table.size, 3)) * table.legal
     a /= a.sum(axis=1, keepdims=True)
     lines = format_rows(a).encode().split(b"\n")[:-1]
@@ -30,7 +31,9 @@ def _write(root: Path, num_signals: int, tables, seed: int = 0) -> Path:
     root.mkdir(parents=True)
     probs = rng.random(num_signals) + 0.5
     probs /= probs.sum()
-    (root / "meta-strategy.csv").write_text("".join(f"{j},{p!r}\n" for j, p in enumerate(probs.tolist())))
+    (root / "meta-strategy.csv").write_text(
+        "".join(f"{j},{p!r}\n" for j, p in enumerate(probs.tolist()))
+    )
     for table in tables:
         lines, groups = _seat_lines(table, rng)
         for j in range(num_signals):
@@ -38,12 +41,14 @@ def _write(root: Path, num_signals: int, tables, seed: int = 0) -> Path:
             for g in groups:
                 order[g] = rng.permutation(g)
             (root / f"strategy{j}-player{table.seat + 1}.csv").write_bytes(
-                b"\n".join(lines[i] for i in order.tolist()) + b"\n")
+                b"\n".join(lines[i] for i in order.tolist()) + b"\n"
+            )
     return root
 
 
 def _zip(folder: Path) -> Path:
     import zipfile
+
     target = folder.with_suffix(".zip")
     with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         for p in sorted(folder.iterdir()):
@@ -80,7 +85,7 @@ def main() -> None:
             folder = _write(Path(d) / f"sub{k}", k, tables, seed=k)
             archive = _zip(folder)
             made = time.perf_counter() - t0
-            os.sync()                      # let the write-back finish before timing reads
+            os.sync()  # let the write-back finish before timing reads
             size = sum(p.stat().st_size for p in folder.iterdir())
             repeat = 3 if k == 1 else 1
             for label, path in (("folder", folder), ("zip", archive)):
@@ -89,14 +94,18 @@ def main() -> None:
                 check, _ = _best(lambda: reports.append(validate_submission(path, config)), repeat)
                 assert reports[-1].ok, str(reports[-1])
                 per_signal[k, label] = load_cpu / k
-                line = (f"team-leduc {k:>2} signal{'s' if k > 1 else ' '} ({4 * k} files, "
-                        f"{size / 2**20:,.0f} MiB) {label:>6}: load {load:6.2f} s (cpu {load_cpu:5.2f} s), "
-                        f"validate {check:6.2f} s")
+                line = (
+                    f"team-leduc {k:>2} signal{'s' if k > 1 else ' '} ({4 * k} files, "
+                    f"{size / 2**20:,.0f} MiB) {label:>6}: load {load:6.2f} s (cpu {load_cpu:5.2f} s), "
+                    f"validate {check:6.2f} s"
+                )
                 if k == 1:
                     line += f" (target {target:.1f} s, ratio {load / target:.2f})"
                 else:
-                    line += (f" ({load_cpu / k:.3f} cpu s per signal, x{per_signal[k, label] / per_signal[1, label]:.2f} "
-                             f"of the 1-signal rate)")
+                    line += (
+                        f" ({load_cpu / k:.3f} cpu s per signal, x{per_signal[k, label] / per_signal[1, label]:.2f} "
+                        f"of the 1-signal rate)"
+                    )
                 print(line, flush=True)
             print(f"  (generated in {made:.1f} s)", flush=True)
 

@@ -28,10 +28,29 @@ from .validate import validate_submission
 def solve(*args, **kwargs):
     """:func:`teamleduc.solver.solve` (imported on first use: it compiles the solver's kernels)."""
     from .solver import solve as _solve
+
     return _solve(*args, **kwargs)
 
 
-__all__ = ["__version__", "PRESETS", "GameConfig", "get_config", "build_tree", "infoset_tables",
-           "write_infoset_files", "Submission", "load_submission", "write_submission",
-           "validate_submission", "baseline", "replay", "evaluate", "match", "grade",
-           "best_response", "exploitability", "nash_conv", "solve"]
+__all__ = [
+    "__version__",
+    "PRESETS",
+    "GameConfig",
+    "get_config",
+    "build_tree",
+    "infoset_tables",
+    "write_infoset_files",
+    "Submission",
+    "load_submission",
+    "write_submission",
+    "validate_submission",
+    "baseline",
+    "replay",
+    "evaluate",
+    "match",
+    "grade",
+    "best_response",
+    "exploitability",
+    "nash_conv",
+    "solve",
+]

@@ -49,8 +49,10 @@ def parse_baseline(name: str) -> tuple[str, int]:
         return "random-pure", int(m.group(1) or 0)
     if text in BASELINES:
         return text, 0
-    raise TeamLeducError(f"unknown baseline {name!r}; baselines: {', '.join(BASELINES)} "
-                         "(random-pure takes a seed as random-pure:SEED)")
+    raise TeamLeducError(
+        f"unknown baseline {name!r}; baselines: {', '.join(BASELINES)} "
+        "(random-pure takes a seed as random-pure:SEED)"
+    )
 
 
 def is_baseline(name) -> bool:
@@ -91,8 +93,9 @@ def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
         strong = (rank == R - 1) | ((community >= 0) & (rank == community))
         medium = ~strong & (rank == R - 2)
         facing = legal[:, FOLD]
-        action = np.where(strong, np.where(legal[:, RAISE], RAISE, CALL),
-                          np.where(facing & ~medium, FOLD, CALL))
+        action = np.where(
+            strong, np.where(legal[:, RAISE], RAISE, CALL), np.where(facing & ~medium, FOLD, CALL)
+        )
         return _one_hot(action)
     # random-pure: the draws of every seat, in seat order, so a seat's strategy does not depend
     # on which other seats are requested.
@@ -113,10 +116,13 @@ def baseline(name: str, config, seats=None):
 
     config = get_config(config)
     tree = build_tree(config)
-    seats = tuple(range(config.num_seats)) if seats is None else tuple(sorted(int(s) for s in seats))
+    seats = (
+        tuple(range(config.num_seats)) if seats is None else tuple(sorted(int(s) for s in seats))
+    )
     strategies = {s: baseline_strategy(name, tree, s)[None] for s in seats}
-    return Submission(signals=np.zeros(1, np.int64), probs=np.ones(1), seats=seats,
-                      strategies=strategies)
+    return Submission(
+        signals=np.zeros(1, np.int64), probs=np.ones(1), seats=seats, strategies=strategies
+    )
 
 
 def export_baseline(name: str, config, out, seats=None, overwrite: bool = False):

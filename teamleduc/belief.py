@@ -99,7 +99,9 @@ class TeamBeliefs:
         names = self.config.ranks
         parts = []
         for m in self.masks[b].tolist():
-            parts.append("{" + ",".join(names[r] for r in range(self.num_ranks) if m >> r & 1) + "}")
+            parts.append(
+                "{" + ",".join(names[r] for r in range(self.num_ranks) if m >> r & 1) + "}"
+            )
         return "(" + ",".join(parts) + ")"
 
 
@@ -109,6 +111,7 @@ def _as_config(config_or_tree) -> GameConfig:
     if isinstance(config_or_tree, GameConfig):
         return config_or_tree
     from .config import get_config
+
     return get_config(config_or_tree)
 
 
@@ -127,19 +130,23 @@ def _team_beliefs(config: GameConfig, seats: tuple[int, ...]) -> TeamBeliefs:
     if len(seats) == 1:
         if R < 63:
             masks = (1 << np.arange(R, dtype=np.int64))[:, None]
-        else:   # bitmasks beyond int64 (kuhn-100): exact Python ints
+        else:  # bitmasks beyond int64 (kuhn-100): exact Python ints
             masks = np.array([[1 << x] for x in range(R)], dtype=object)
         contains = np.eye(R)
         roots = np.arange(R, dtype=np.int64)
     else:
         if R > MAX_TEAM_RANKS:
-            raise ValueError(f"team beliefs of two members support at most {MAX_TEAM_RANKS} ranks, "
-                             f"{config.name} has {R}")
+            raise ValueError(
+                f"team beliefs of two members support at most {MAX_TEAM_RANKS} ranks, "
+                f"{config.name} has {R}"
+            )
         M = (1 << R) - 1
         sets = np.arange(1, M + 1, dtype=np.int64)
         masks = np.stack([np.repeat(sets, M), np.tile(sets, M)], axis=1)
-        bits = (masks[:, :, None] >> np.arange(R)) & 1                       # (B, 2, R)
-        contains = (bits[:, 0, :, None] * bits[:, 1, None, :]).reshape(M * M, R * R).astype(np.float64)
+        bits = (masks[:, :, None] >> np.arange(R)) & 1  # (B, 2, R)
+        contains = (
+            (bits[:, 0, :, None] * bits[:, 1, None, :]).reshape(M * M, R * R).astype(np.float64)
+        )
         roots = np.array([(M - 1) * M + (M - 1)], dtype=np.int64)
     for a in (masks, contains, roots):
         a.setflags(write=False)
@@ -182,7 +189,7 @@ def _prescription_table(beliefs: TeamBeliefs, member: int, legal: tuple[bool, bo
     M = (1 << R) - 1
     two = beliefs.num_members == 2
 
-    def index(m):                     # inline TeamBeliefs.index for non-empty sets
+    def index(m):  # inline TeamBeliefs.index for non-empty sets
         return (m[0] - 1) * M + (m[1] - 1) if two else m[0].bit_length() - 1
 
     rows_belief, rows_child, rows_assign = [], [], []
@@ -212,8 +219,9 @@ def _prescription_table(beliefs: TeamBeliefs, member: int, legal: tuple[bool, bo
     assign = np.array(rows_assign, np.int8).reshape(-1, R)
     for a in (belief, offsets, child, assign):
         a.setflags(write=False)
-    return PrescriptionTable(member=member, legal=legal, belief=belief, offsets=offsets,
-                             child=child, assign=assign)
+    return PrescriptionTable(
+        member=member, legal=legal, belief=belief, offsets=offsets, child=child, assign=assign
+    )
 
 
 def legal_code(legal) -> np.ndarray:
@@ -258,14 +266,20 @@ def max_dp(tree: PublicTree, beliefs: TeamBeliefs, W: np.ndarray) -> MaxDP:
         columns = members' ranks in C order), e.g. from :func:`teamleduc.reach.coalition_weights`.
     """
     from .solver.dag import max_dp_levels
+
     root_values, choice = max_dp_levels(_dag(tree, beliefs), W)
-    return MaxDP(beliefs=beliefs, root_values=root_values,
-                 value=float(root_values[beliefs.roots].sum()), choice=choice)
+    return MaxDP(
+        beliefs=beliefs,
+        root_values=root_values,
+        value=float(root_values[beliefs.roots].sum()),
+        choice=choice,
+    )
 
 
 def _dag(tree: PublicTree, beliefs: TeamBeliefs):
     """The (cached) belief DAG of ``beliefs``' team on ``tree``."""
     from .solver.dag import seats_dag
+
     if tree.config != beliefs.config:
         raise ValueError("tree and beliefs belong to different games")
     return seats_dag(tree, beliefs.seats)
@@ -279,6 +293,7 @@ def argmax_actions(tree: PublicTree, dp: MaxDP) -> dict[int, np.ndarray]:
     their first legal action in the order c, r, f.
     """
     from .solver.dag import extract_pure
+
     pure = extract_pure(_dag(tree, dp.beliefs), choice=dp.choice)
     return dict(zip(pure.seats, pure.actions))
 
@@ -286,6 +301,7 @@ def argmax_actions(tree: PublicTree, dp: MaxDP) -> dict[int, np.ndarray]:
 def _warmup() -> None:
     """Compile the kernels on a tiny game."""
     from .config import get_config
+
     tree = build_tree(get_config("tiny-team"))
     for seats in ((0, 2), (1,)):
         b = team_beliefs(tree, seats)
@@ -293,6 +309,17 @@ def _warmup() -> None:
         argmax_actions(tree, max_dp(tree, b, W))
 
 
-__all__ = ["TeamBeliefs", "team_beliefs", "PrescriptionTable", "prescription_table", "MaxDP",
-           "max_dp", "leaf_values", "argmax_actions", "legal_code", "CHANCE", "DECISION",
-           "TERMINAL"]
+__all__ = [
+    "TeamBeliefs",
+    "team_beliefs",
+    "PrescriptionTable",
+    "prescription_table",
+    "MaxDP",
+    "max_dp",
+    "leaf_values",
+    "argmax_actions",
+    "legal_code",
+    "CHANCE",
+    "DECISION",
+    "TERMINAL",
+]

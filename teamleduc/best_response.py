@@ -39,9 +39,18 @@ from .errors import TeamLeducError
 from .reach import coalition_weights, team_reach
 from .tree import PublicTree, build_tree
 
-__all__ = ["BestResponse", "Exploitability", "NashConv", "best_response",
-           "best_response_to_weights", "exploitability", "nash_conv", "worst_cases",
-           "opponent_reaches", "team_name"]
+__all__ = [
+    "BestResponse",
+    "Exploitability",
+    "NashConv",
+    "best_response",
+    "best_response_to_weights",
+    "exploitability",
+    "nash_conv",
+    "worst_cases",
+    "opponent_reaches",
+    "team_name",
+]
 
 
 # --------------------------------------------------------------------------- naming helpers
@@ -94,7 +103,8 @@ def opponent_reaches(tree: PublicTree, submission, team_index: int) -> list:
         if missing:
             raise TeamLeducError(
                 f"the opponent submission does not play seat(s) {_seats_text(missing)} "
-                f"(it plays {_seats_text(sorted(submission.strategies))})")
+                f"(it plays {_seats_text(sorted(submission.strategies))})"
+            )
         out.append((seats, team_reach(tree, submission, seats)))
     return out
 
@@ -141,27 +151,41 @@ class BestResponse:
     def to_submission(self):
         """The response as a one-signal Submission playing the team's seats."""
         from .submission import Submission
-        return Submission(signals=np.zeros(1, np.int64), probs=np.ones(1), seats=self.team,
-                          strategies={s: self.strategies[s][None] for s in self.team})
+
+        return Submission(
+            signals=np.zeros(1, np.int64),
+            probs=np.ones(1),
+            seats=self.team,
+            strategies={s: self.strategies[s][None] for s in self.team},
+        )
 
     def __str__(self) -> str:
         against = f" to {self.opponent}" if self.opponent else ""
-        sizes = ", ".join(f"seat {s + 1}: {self.strategies[s].shape[0]:,} information sets"
-                          for s in self.team)
-        return (f"{self.config.name}: exact best response of {self.team_label} "
-                f"(seats {_seats_text(self.team)}){against}\n"
-                f"  value for {self.team_label}: {self.value:+.12f} chips per hand\n"
-                f"  pure joint strategy ({sizes}); {self.seconds:.2f} s")
+        sizes = ", ".join(
+            f"seat {s + 1}: {self.strategies[s].shape[0]:,} information sets" for s in self.team
+        )
+        return (
+            f"{self.config.name}: exact best response of {self.team_label} "
+            f"(seats {_seats_text(self.team)}){against}\n"
+            f"  value for {self.team_label}: {self.value:+.12f} chips per hand\n"
+            f"  pure joint strategy ({sizes}); {self.seconds:.2f} s"
+        )
 
     def to_dict(self) -> dict:
-        return {"preset": self.config.name, "version": __version__,
-                "team": None if self.team_index is None else team_name(self.config, self.team_index),
-                "seats": [s + 1 for s in self.team], "opponent": self.opponent,
-                "value": self.value, "seconds": round(self.seconds, 4)}
+        return {
+            "preset": self.config.name,
+            "version": __version__,
+            "team": None if self.team_index is None else team_name(self.config, self.team_index),
+            "seats": [s + 1 for s in self.team],
+            "opponent": self.opponent,
+            "value": self.value,
+            "seconds": round(self.seconds, 4),
+        }
 
 
-def best_response_to_weights(tree: PublicTree, seats, W: np.ndarray, *, team_index=None,
-                             opponent: str = "") -> BestResponse:
+def best_response_to_weights(
+    tree: PublicTree, seats, W: np.ndarray, *, team_index=None, opponent: str = ""
+) -> BestResponse:
     """The joint pure strategy of ``seats`` maximising ``sum(W * T_seats)``.
 
     Parameters
@@ -176,12 +200,20 @@ def best_response_to_weights(tree: PublicTree, seats, W: np.ndarray, *, team_ind
     actions = argmax_actions(tree, dp)
     eye = np.eye(3)
     strategies = {s: eye[actions[s]] for s in seats}
-    return BestResponse(config=tree.config, team=seats, value=dp.value, strategies=strategies,
-                        team_index=team_index, opponent=opponent,
-                        seconds=time.perf_counter() - t0)
+    return BestResponse(
+        config=tree.config,
+        team=seats,
+        value=dp.value,
+        strategies=strategies,
+        team_index=team_index,
+        opponent=opponent,
+        seconds=time.perf_counter() - t0,
+    )
 
 
-def best_response(config, responding_team, opponent, *, opponent_name: str | None = None) -> BestResponse:
+def best_response(
+    config, responding_team, opponent, *, opponent_name: str | None = None
+) -> BestResponse:
     """Exact best response of ``responding_team`` to ``opponent``.
 
     Parameters
@@ -199,8 +231,9 @@ def best_response(config, responding_team, opponent, *, opponent_name: str | Non
     others = tuple(s for s in range(config.num_seats) if s not in seats)
     entrant = load_entrant(opponent, config, others)
     W = coalition_weights(tree, seats, opponent_reaches(tree, entrant.submission, t))
-    br = best_response_to_weights(tree, seats, W, team_index=t,
-                                  opponent=opponent_name or entrant.name)
+    br = best_response_to_weights(
+        tree, seats, W, team_index=t, opponent=opponent_name or entrant.name
+    )
     object.__setattr__(br, "seconds", time.perf_counter() - t0)
     return br
 
@@ -250,28 +283,40 @@ class Exploitability:
         c = self.config
         A, B = (_seats_text(t) for t in c.teams[:2])
         who = f"{self.name} " if self.name else ""
-        return "\n".join([
-            f"{c.name}: exact exploitability of {who}(x = its team A, seats {A}; y = its team B, seats {B})",
-            f"  BR_B(x)  team B's best response to x:      {self.br_b.value:+.12f}  (x guarantees {self.worst_case_a:+.12f} as team A)",
-            f"  BR_A(y)  team A's best response to y:      {self.br_a.value:+.12f}  (y guarantees {self.worst_case_b:+.12f} as team B)",
-            f"  v(x, y)  team A's value of x against y:    {self.value:+.12f}",
-            f"  saddle-point gap BR_A(y) + BR_B(x):        {self.gap:.12f}",
-            f"  exploitability (half the gap):             {self.exploitability:.12f}",
-            f"  ({self.seconds:.2f} s)",
-        ])
+        return "\n".join(
+            [
+                f"{c.name}: exact exploitability of {who}(x = its team A, seats {A}; y = its team B, seats {B})",
+                f"  BR_B(x)  team B's best response to x:      {self.br_b.value:+.12f}  (x guarantees {self.worst_case_a:+.12f} as team A)",
+                f"  BR_A(y)  team A's best response to y:      {self.br_a.value:+.12f}  (y guarantees {self.worst_case_b:+.12f} as team B)",
+                f"  v(x, y)  team A's value of x against y:    {self.value:+.12f}",
+                f"  saddle-point gap BR_A(y) + BR_B(x):        {self.gap:.12f}",
+                f"  exploitability (half the gap):             {self.exploitability:.12f}",
+                f"  ({self.seconds:.2f} s)",
+            ]
+        )
 
     def to_dict(self) -> dict:
-        return {"preset": self.config.name, "version": __version__, "submission": self.name,
-                "br_b_of_x": self.br_b.value, "br_a_of_y": self.br_a.value, "value": self.value,
-                "worst_case_a": self.worst_case_a, "worst_case_b": self.worst_case_b,
-                "gap": self.gap, "exploitability": self.exploitability,
-                "seconds": round(self.seconds, 4)}
+        return {
+            "preset": self.config.name,
+            "version": __version__,
+            "submission": self.name,
+            "br_b_of_x": self.br_b.value,
+            "br_a_of_y": self.br_a.value,
+            "value": self.value,
+            "worst_case_a": self.worst_case_a,
+            "worst_case_b": self.worst_case_b,
+            "gap": self.gap,
+            "exploitability": self.exploitability,
+            "seconds": round(self.seconds, 4),
+        }
 
 
 def _require_two_teams(config: GameConfig, what: str) -> None:
     if len(config.teams) != 2:
-        raise TeamLeducError(f"{what} needs a game with exactly two teams; {config.name} has "
-                             f"{len(config.teams)} (use NashConv for games of single players)")
+        raise TeamLeducError(
+            f"{what} needs a game with exactly two teams; {config.name} has "
+            f"{len(config.teams)} (use NashConv for games of single players)"
+        )
 
 
 def exploitability(config, submission, *, name: str | None = None) -> Exploitability:
@@ -284,19 +329,27 @@ def exploitability(config, submission, *, name: str | None = None) -> Exploitabi
     sub = entrant.submission
     missing = [s for s in range(config.num_seats) if s not in sub.strategies]
     if missing:
-        raise TeamLeducError(f"exploitability needs a full submission (every seat); this one does not "
-                             f"play seat(s) {_seats_text(missing)}: use best-response --against instead")
+        raise TeamLeducError(
+            f"exploitability needs a full submission (every seat); this one does not "
+            f"play seat(s) {_seats_text(missing)}: use best-response --against instead"
+        )
     label = name or entrant.name
     A, B = (tuple(sorted(t)) for t in config.teams)
-    (_, reach_x), = opponent_reaches(tree, sub, 1)       # team A's reach under x
-    (_, reach_y), = opponent_reaches(tree, sub, 0)       # team B's reach under y
+    ((_, reach_x),) = opponent_reaches(tree, sub, 1)  # team A's reach under x
+    ((_, reach_y),) = opponent_reaches(tree, sub, 0)  # team B's reach under y
     W_a = coalition_weights(tree, A, [(B, reach_y)])
     W_b = coalition_weights(tree, B, [(A, reach_x)])
     br_a = best_response_to_weights(tree, A, W_a, team_index=0, opponent=f"{label} (y)")
     br_b = best_response_to_weights(tree, B, W_b, team_index=1, opponent=f"{label} (x)")
     value = float((W_a * reach_x).sum())
-    return Exploitability(config=config, br_a=br_a, br_b=br_b, value=value, name=label,
-                          seconds=time.perf_counter() - t0)
+    return Exploitability(
+        config=config,
+        br_a=br_a,
+        br_b=br_b,
+        value=value,
+        name=label,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def worst_cases(config, submission) -> tuple:
@@ -344,19 +397,28 @@ class NashConv:
         c = self.config
         lines = [f"{c.name}: NashConv of {self.name or 'the profile'} (every team is one seat)"]
         for s, (b, v) in enumerate(zip(self.br_values, self.values)):
-            lines.append(f"  seat {s + 1}: best response {b:+.12f}, on-policy {v:+.12f}, "
-                         f"gain {b - v:.12f}")
-        lines.append(f"  NashConv: {self.nash_conv:.12f}  (exploitability = NashConv / "
-                     f"{c.num_seats}: {self.nash_conv / c.num_seats:.12f})")
+            lines.append(
+                f"  seat {s + 1}: best response {b:+.12f}, on-policy {v:+.12f}, gain {b - v:.12f}"
+            )
+        lines.append(
+            f"  NashConv: {self.nash_conv:.12f}  (exploitability = NashConv / "
+            f"{c.num_seats}: {self.nash_conv / c.num_seats:.12f})"
+        )
         if c.num_seats == 2:
             lines.append("  (two players: NashConv = saddle-point gap BR_1 + BR_2)")
         lines.append(f"  ({self.seconds:.2f} s)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
-        return {"preset": self.config.name, "version": __version__, "submission": self.name,
-                "br_values": list(self.br_values), "values": list(self.values),
-                "nash_conv": self.nash_conv, "seconds": round(self.seconds, 4)}
+        return {
+            "preset": self.config.name,
+            "version": __version__,
+            "submission": self.name,
+            "br_values": list(self.br_values),
+            "values": list(self.values),
+            "nash_conv": self.nash_conv,
+            "seconds": round(self.seconds, 4),
+        }
 
 
 def nash_conv(config, submission, *, name: str | None = None) -> NashConv:
@@ -364,17 +426,25 @@ def nash_conv(config, submission, *, name: str | None = None) -> NashConv:
     t0 = time.perf_counter()
     config = get_config(config)
     if any(len(t) != 1 for t in config.teams):
-        raise TeamLeducError(f"NashConv is for games of single players; {config.name} has teams "
-                             "of two (use exploitability)")
+        raise TeamLeducError(
+            f"NashConv is for games of single players; {config.name} has teams "
+            "of two (use exploitability)"
+        )
     tree = build_tree(config)
     entrant = load_entrant(submission, config, tuple(range(config.num_seats)))
     sub = entrant.submission
     reach = {s: team_reach(tree, sub, (s,)) for s in range(config.num_seats)}
     brs, vals = [], []
     for s in range(config.num_seats):
-        W = coalition_weights(tree, (s,), [((o,), reach[o]) for o in range(config.num_seats) if o != s])
+        W = coalition_weights(
+            tree, (s,), [((o,), reach[o]) for o in range(config.num_seats) if o != s]
+        )
         brs.append(max_dp(tree, team_beliefs(tree, (s,)), W).value)
         vals.append(float((W * reach[s]).sum()))
-    return NashConv(config=config, br_values=tuple(brs), values=tuple(vals),
-                    name=name or entrant.name, seconds=time.perf_counter() - t0)
-
+    return NashConv(
+        config=config,
+        br_values=tuple(brs),
+        values=tuple(vals),
+        name=name or entrant.name,
+        seconds=time.perf_counter() - t0,
+    )

@@ -24,9 +24,9 @@ RAISE_RULES = (ONCE_PER_PLAYER, CAP)
 def default_rank_names(num_ranks: int) -> tuple[str, ...]:
     """Rank names, weakest first: J Q K for three ranks, the top of 2..A up to 13, else 1..n."""
     if num_ranks <= 3:
-        return ("J", "Q", "K")[3 - num_ranks:]
+        return ("J", "Q", "K")[3 - num_ranks :]
     if num_ranks <= 13:
-        return tuple("23456789TJQKA"[13 - num_ranks:])
+        return tuple("23456789TJQKA"[13 - num_ranks :])
     return tuple(str(k) for k in range(1, num_ranks + 1))
 
 
@@ -104,7 +104,7 @@ class GameConfig:
                 return t
         raise ValueError(f"seat {seat} is in no team")
 
-    def replace(self, **changes) -> "GameConfig":
+    def replace(self, **changes) -> GameConfig:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
@@ -118,9 +118,17 @@ class GameConfig:
 def _game(name, seats, num_ranks, suits, raises, rule, max_raises=0, teams=None, ante=1):
     if teams is None:
         teams = tuple((s,) for s in range(seats))
-    return GameConfig(name=name, num_seats=seats, ranks=default_rank_names(num_ranks),
-                      suits=suits, ante=ante, raise_sizes=tuple(raises), raise_rule=rule,
-                      max_raises=max_raises, teams=teams)
+    return GameConfig(
+        name=name,
+        num_seats=seats,
+        ranks=default_rank_names(num_ranks),
+        suits=suits,
+        ante=ante,
+        raise_sizes=tuple(raises),
+        raise_rule=rule,
+        max_raises=max_raises,
+        teams=teams,
+    )
 
 
 _TEAMS_4 = ((0, 2), (1, 3))

@@ -22,8 +22,10 @@ class Entrant:
     """A named submission: a path or a baseline name, resolved to a loaded Submission."""
 
     name: str
-    source: str                 # the path, "baseline", or "object"
-    submission: object          # teamleduc.submission.Submission (duck-typed: signals, probs, seats, strategies)
+    source: str  # the path, "baseline", or "object"
+    submission: (
+        object  # teamleduc.submission.Submission (duck-typed: signals, probs, seats, strategies)
+    )
 
     @property
     def num_signals(self) -> int:
@@ -48,13 +50,19 @@ def load_entrant(spec, config, seats=None) -> Entrant:
         return Entrant(name="submission", source="object", submission=spec)
     text = str(spec)
     if isinstance(spec, str) and baselines.is_baseline(text):
-        return Entrant(name=baselines.canonical_name(text), source="baseline",
-                       submission=baselines.baseline(text, config, seats=seats))
+        return Entrant(
+            name=baselines.canonical_name(text),
+            source="baseline",
+            submission=baselines.baseline(text, config, seats=seats),
+        )
     path = Path(spec)
     if not path.exists():
-        raise TeamLeducError(f"{text}: no such submission folder or .zip, and not a baseline "
-                             f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED)")
+        raise TeamLeducError(
+            f"{text}: no such submission folder or .zip, and not a baseline "
+            f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED)"
+        )
     from .submission import load_submission
+
     sub = load_submission(path, config, seats=None if seats is None else tuple(seats))
     return Entrant(name=entrant_name(path), source=str(path), submission=sub)
 

@@ -48,19 +48,27 @@ from .reach import coalition_weights, kernel_array, team_reach
 from .tree import PublicTree, build_tree
 
 __all__ = [
-    "EvalResult", "MatchResult", "conditional_value", "evaluate", "evaluate_reach", "match",
-    "team_b_weights", "team_seats",
+    "EvalResult",
+    "MatchResult",
+    "conditional_value",
+    "evaluate",
+    "evaluate_reach",
+    "match",
+    "team_b_weights",
+    "team_seats",
 ]
 
 
 # --------------------------------------------------------------------------- game side
+
 
 def team_seats(config: GameConfig) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The 0-based seats of team A and team B; the game must have exactly two teams."""
     if len(config.teams) != 2:
         raise TeamLeducError(
             f"preset {config.name} has {len(config.teams)} teams; exact team evaluation needs "
-            f"exactly two (team A = {{{','.join(str(s + 1) for s in config.teams[0])}}} against team B)")
+            f"exactly two (team A = {{{','.join(str(s + 1) for s in config.teams[0])}}} against team B)"
+        )
     return tuple(config.teams[0]), tuple(config.teams[1])
 
 
@@ -96,6 +104,7 @@ def evaluate_reach(tree: PublicTree, reach_a: np.ndarray, reach_b: np.ndarray) -
 
 # --------------------------------------------------------------------------- results
 
+
 def _seats_text(seats) -> str:
     return ",".join(str(s + 1) for s in seats)
 
@@ -125,21 +134,35 @@ class EvalResult:
     def __str__(self) -> str:
         cond = ""
         if self.cards is not None:
-            cond = " given cards " + ",".join(self.cards) + (
-                f" and community {self.community}" if self.community is not None else "")
-        return (f"{self.preset}: team A ({self.team_a}, seats {_seats_text(self.seats_a)}, "
-                f"{self.signals_a} signal{'s' * (self.signals_a != 1)}) vs team B ({self.team_b}, "
-                f"seats {_seats_text(self.seats_b)}, {self.signals_b} signal{'s' * (self.signals_b != 1)})"
-                f"{cond}\n"
-                f"exact expected utility: team A {self.value:+.12f}, team B {self.value_b:+.12f} "
-                f"chips per hand")
+            cond = (
+                " given cards "
+                + ",".join(self.cards)
+                + (f" and community {self.community}" if self.community is not None else "")
+            )
+        return (
+            f"{self.preset}: team A ({self.team_a}, seats {_seats_text(self.seats_a)}, "
+            f"{self.signals_a} signal{'s' * (self.signals_a != 1)}) vs team B ({self.team_b}, "
+            f"seats {_seats_text(self.seats_b)}, {self.signals_b} signal{'s' * (self.signals_b != 1)})"
+            f"{cond}\n"
+            f"exact expected utility: team A {self.value:+.12f}, team B {self.value_b:+.12f} "
+            f"chips per hand"
+        )
 
     def to_dict(self) -> dict:
-        d = {"value": self.value, "value_team_b": self.value_b,
-             "team_a": {"name": self.team_a, "seats": [s + 1 for s in self.seats_a],
-                        "signals": self.signals_a},
-             "team_b": {"name": self.team_b, "seats": [s + 1 for s in self.seats_b],
-                        "signals": self.signals_b}}
+        d = {
+            "value": self.value,
+            "value_team_b": self.value_b,
+            "team_a": {
+                "name": self.team_a,
+                "seats": [s + 1 for s in self.seats_a],
+                "signals": self.signals_a,
+            },
+            "team_b": {
+                "name": self.team_b,
+                "seats": [s + 1 for s in self.seats_b],
+                "signals": self.signals_b,
+            },
+        }
         if self.cards is not None:
             d["cards"] = list(self.cards)
             d["community"] = self.community
@@ -155,8 +178,8 @@ class MatchResult:
     preset: str
     x: str
     y: str
-    value_xy: float          # team A's value with X as team A, Y as team B
-    value_yx: float          # team A's value with Y as team A, X as team B
+    value_xy: float  # team A's value with X as team A, Y as team B
+    value_yx: float  # team A's value with Y as team A, X as team B
     signals_x: int = 0
     signals_y: int = 0
     seconds: float = field(default=0.0, compare=False)
@@ -177,28 +200,43 @@ class MatchResult:
 
     def __str__(self) -> str:
         w = self.winner
-        return (f"{self.preset}: {self.x} vs {self.y}\n"
-                f"  {self.x} as team A, {self.y} as team B: {self.x} {self.value_xy:+.12f}\n"
-                f"  {self.y} as team A, {self.x} as team B: {self.x} {-self.value_yx:+.12f}\n"
-                f"score ({self.x}, mean of both seatings): {self.score_x:+.12f} chips per hand; "
-                + (f"winner {w}" if w else "a draw"))
+        return (
+            f"{self.preset}: {self.x} vs {self.y}\n"
+            f"  {self.x} as team A, {self.y} as team B: {self.x} {self.value_xy:+.12f}\n"
+            f"  {self.y} as team A, {self.x} as team B: {self.x} {-self.value_yx:+.12f}\n"
+            f"score ({self.x}, mean of both seatings): {self.score_x:+.12f} chips per hand; "
+            + (f"winner {w}" if w else "a draw")
+        )
 
     def to_dict(self) -> dict:
-        return {"score": self.score_x, "score_y": self.score_y, "x": self.x, "y": self.y,
-                "x_as_team_a": self.value_xy, "x_as_team_b": -self.value_yx,
-                "value_x_as_a": self.value_xy, "value_y_as_a": self.value_yx,
-                "signals_x": self.signals_x, "signals_y": self.signals_y,
-                "winner": self.winner, "seconds": round(self.seconds, 4),
-                "preset": self.preset, "version": __version__}
+        return {
+            "score": self.score_x,
+            "score_y": self.score_y,
+            "x": self.x,
+            "y": self.y,
+            "x_as_team_a": self.value_xy,
+            "x_as_team_b": -self.value_yx,
+            "value_x_as_a": self.value_xy,
+            "value_y_as_a": self.value_yx,
+            "signals_x": self.signals_x,
+            "signals_y": self.signals_y,
+            "winner": self.winner,
+            "seconds": round(self.seconds, 4),
+            "preset": self.preset,
+            "version": __version__,
+        }
 
 
 # --------------------------------------------------------------------------- conditional values
+
 
 def _rank_index(config: GameConfig, name: str) -> int:
     try:
         return config.ranks.index(name.strip().upper() if len(name.strip()) == 1 else name.strip())
     except ValueError:
-        raise TeamLeducError(f"unknown rank {name!r}; ranks of {config.name}: {' '.join(config.ranks)}") from None
+        raise TeamLeducError(
+            f"unknown rank {name!r}; ranks of {config.name}: {' '.join(config.ranks)}"
+        ) from None
 
 
 def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None) -> float:
@@ -215,19 +253,20 @@ def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None)
     d = int(np.ravel_multi_index(cards, (R,) * S))
     p_deal = deal_probabilities(config)[d]
     if p_deal == 0:
-        raise TeamLeducError("that deal is impossible: the deck has only "
-                             f"{config.suits} card(s) of each rank")
+        raise TeamLeducError(
+            f"that deal is impossible: the deck has only {config.suits} card(s) of each rank"
+        )
     if community is not None and not config.has_community:
         raise TeamLeducError(f"{config.name} has no community card")
     g = payoff_groups(tree, A)
-    utility = g.pot * g.share[g.key, d] - g.paid           # (Z,) u_A at the deal
+    utility = g.pot * g.share[g.key, d] - g.paid  # (Z,) u_A at the deal
     xa = int(np.ravel_multi_index([cards[s] for s in A], (R,) * len(A)))
     xb = int(np.ravel_multi_index([cards[s] for s in B], (R,) * len(B)))
     terms = utility * np.asarray(reach_a)[:, xa] * np.asarray(reach_b)[:, xb]
     comm = tree.community[tree.terminals].astype(np.int64)
     if not config.has_community:
         return float(terms.sum())
-    joint = deal_community_probabilities(config)[d]        # (R,) P(x, y)
+    joint = deal_community_probabilities(config)[d]  # (R,) P(x, y)
     if community is not None:
         y = int(community)
         if joint[y] == 0:
@@ -239,6 +278,7 @@ def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None)
 
 
 # --------------------------------------------------------------------------- API
+
 
 def evaluate(team_a, team_b, config="team-leduc", *, cards=None, community=None) -> EvalResult:
     """Exact expected utility of team A when ``team_a`` plays team A's seats (1, 3) and
@@ -276,19 +316,37 @@ def evaluate(team_a, team_b, config="team-leduc", *, cards=None, community=None)
             raise TeamLeducError("--community needs --cards")
         value = evaluate_reach(tree, ta, tb)
     else:
-        names = [c for c in (cards.replace(" ", ",").split(",") if isinstance(cards, str) else cards) if c != ""]
+        names = [
+            c
+            for c in (cards.replace(" ", ",").split(",") if isinstance(cards, str) else cards)
+            if c != ""
+        ]
         if len(names) != config.num_seats:
-            raise TeamLeducError(f"give one rank per seat ({config.num_seats}), e.g. "
-                                 + ",".join(config.ranks[min(i, config.num_ranks - 1)] for i in range(config.num_seats)))
+            raise TeamLeducError(
+                f"give one rank per seat ({config.num_seats}), e.g. "
+                + ",".join(
+                    config.ranks[min(i, config.num_ranks - 1)] for i in range(config.num_seats)
+                )
+            )
         idx = [_rank_index(config, str(c)) for c in names]
         y = None if community is None else _rank_index(config, str(community))
         value = conditional_value(tree, ta, tb, idx, y)
         card_names = tuple(config.ranks[i] for i in idx)
         comm_name = None if y is None else config.ranks[y]
-    value = float(value) + 0.0      # no negative zero in reports
-    return EvalResult(value=value, preset=config.name, team_a=ea.name, team_b=eb.name,
-                      seats_a=A, seats_b=B, signals_a=ea.num_signals, signals_b=eb.num_signals,
-                      cards=card_names, community=comm_name, seconds=time.perf_counter() - t0)
+    value = float(value) + 0.0  # no negative zero in reports
+    return EvalResult(
+        value=value,
+        preset=config.name,
+        team_a=ea.name,
+        team_b=eb.name,
+        seats_a=A,
+        seats_b=B,
+        signals_a=ea.num_signals,
+        signals_b=eb.num_signals,
+        cards=card_names,
+        community=comm_name,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def match(x, y, config="team-leduc") -> MatchResult:
@@ -302,16 +360,28 @@ def match(x, y, config="team-leduc") -> MatchResult:
     ey = load_entrant(y, config)
     if ex.name == ey.name and ex is not ey and ex.source != ey.source:
         ey = Entrant(name=ey.name + " (2)", source=ey.source, submission=ey.submission)
-    vxy = evaluate_reach(tree, team_reach(tree, ex.submission, A), team_reach(tree, ey.submission, B))
-    vyx = evaluate_reach(tree, team_reach(tree, ey.submission, A), team_reach(tree, ex.submission, B))
-    return MatchResult(preset=config.name, x=ex.name, y=ey.name, value_xy=vxy + 0.0, value_yx=vyx + 0.0,
-                       signals_x=ex.num_signals, signals_y=ey.num_signals,
-                       seconds=time.perf_counter() - t0)
+    vxy = evaluate_reach(
+        tree, team_reach(tree, ex.submission, A), team_reach(tree, ey.submission, B)
+    )
+    vyx = evaluate_reach(
+        tree, team_reach(tree, ey.submission, A), team_reach(tree, ex.submission, B)
+    )
+    return MatchResult(
+        preset=config.name,
+        x=ex.name,
+        y=ey.name,
+        value_xy=vxy + 0.0,
+        value_yx=vyx + 0.0,
+        signals_x=ex.num_signals,
+        signals_y=ey.num_signals,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def _warmup() -> None:
     """Compile the kernels once on a tiny game."""
     from .baselines import baseline
+
     config = get_config("tiny-team")
     tree = build_tree(config)
     A, B = team_seats(config)

@@ -38,10 +38,22 @@ import numpy as np
 from .config import GameConfig, get_config
 from .errors import TeamLeducError
 from .infosets import InfosetTable, infoset_tables, write_text_atomic
-from .safeio import (DEFAULT_CAP, META_NAME, Finding, SubmissionError, npy_limit, open_container)
-from .submission import (CSV_FORMAT, FileCheck, ReadResult, StrategyFormat, Submission,
-                         atomic_output, combine_teams, describe_values, format_meta,
-                         read_container, value_problems, whole_teams, write_submission)
+from .safeio import DEFAULT_CAP, META_NAME, Finding, SubmissionError, npy_limit, open_container
+from .submission import (
+    CSV_FORMAT,
+    FileCheck,
+    ReadResult,
+    StrategyFormat,
+    Submission,
+    atomic_output,
+    combine_teams,
+    describe_values,
+    format_meta,
+    read_container,
+    value_problems,
+    whole_teams,
+    write_submission,
+)
 from .tree import PublicTree, build_tree
 
 INFOSETS_2025 = "player_{seat}_infosets.txt"
@@ -57,12 +69,13 @@ def name_2025(spec_string: str) -> str:
     """The 2025 name of a spec information-set string: ``/C:J???/P1:c/`` -> ``J???/P1:C``."""
     if not (spec_string.startswith("/C:") and spec_string.endswith("/")):
         raise ValueError(f"not an information-set string: {spec_string!r}")
-    return re.sub(r"(?<=/)(P\d+:)([crf])(?=/|$)", lambda m: m.group(1) + m.group(2).upper(),
-                  spec_string[3:-1])
+    return re.sub(
+        r"(?<=/)(P\d+:)([crf])(?=/|$)", lambda m: m.group(1) + m.group(2).upper(), spec_string[3:-1]
+    )
 
 
 def _names_2025(strings: list[str], ranks: tuple[str, ...]) -> list[str]:
-    if any(r in ("c", "r", "f") for r in ranks):   # ":c/" could then be a community card
+    if any(r in ("c", "r", "f") for r in ranks):  # ":c/" could then be a community card
         return [name_2025(s) for s in strings]
     out = []
     for s in strings:
@@ -105,7 +118,9 @@ class Order2025:
     def lines(self) -> list[str]:
         """The lines of ``player_{i}_infosets.txt`` (without ``\\n``)."""
         acts = ["".join(ch for ch, ok in zip("CFR", row) if ok) for row in self.legal.tolist()]
-        return [f"{k:5d} {name:<{NAME_WIDTH}}{a}" for k, (name, a) in enumerate(zip(self.names, acts))]
+        return [
+            f"{k:5d} {name:<{NAME_WIDTH}}{a}" for k, (name, a) in enumerate(zip(self.names, acts))
+        ]
 
 
 def _order(table: InfosetTable) -> Order2025:
@@ -116,8 +131,13 @@ def _order(table: InfosetTable) -> Order2025:
     legal = np.ascontiguousarray(table.legal[perm][:, COLUMNS_2025])
     for a in (perm, inverse, legal):
         a.setflags(write=False)
-    return Order2025(seat=table.seat, names=tuple(names[i] for i in perm.tolist()), perm=perm,
-                     inverse=inverse, legal=legal)
+    return Order2025(
+        seat=table.seat,
+        names=tuple(names[i] for i in perm.tolist()),
+        perm=perm,
+        inverse=inverse,
+        legal=legal,
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -135,9 +155,11 @@ def write_infosets_2025(tree: PublicTree, out_dir) -> list[Path]:
     orders = orders_2025(tree)
     longest = max((len(n) for o in orders for n in o.names), default=0)
     if longest > NAME_WIDTH:
-        raise TeamLeducError(f"the 2025 format has a {NAME_WIDTH}-character name field; "
-                             f"{tree.config.name} has names of up to {longest} characters "
-                             f"(the 2025 files exist for team-leduc-2025)")
+        raise TeamLeducError(
+            f"the 2025 format has a {NAME_WIDTH}-character name field; "
+            f"{tree.config.name} has names of up to {longest} characters "
+            f"(the 2025 files exist for team-leduc-2025)"
+        )
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -161,10 +183,13 @@ def read_infosets_2025(path) -> tuple[list[str], list[str]]:
         raise SubmissionError("the last line has no newline", file=display)
     names, actions = [], []
     for k, line in enumerate(text[:-1].split("\n")):
-        m = re.fullmatch(r"( *\d+) (.{%d})(C?F?R?)" % NAME_WIDTH, line)
+        m = re.fullmatch(rf"( *\d+) (.{{{NAME_WIDTH}}})(C?F?R?)", line)
         if not m or int(m.group(1)) != k or len(m.group(1)) < 5 or not m.group(3):
-            raise SubmissionError(f'expected "{k:5d} <name padded to {NAME_WIDTH}><actions>": '
-                                  f'"{line[:80]}"', file=display, line=k + 1)
+            raise SubmissionError(
+                f'expected "{k:5d} <name padded to {NAME_WIDTH}><actions>": "{line[:80]}"',
+                file=display,
+                line=k + 1,
+            )
         names.append(m.group(2).rstrip(" "))
         actions.append(m.group(3))
     if names != sorted(names):
@@ -176,6 +201,7 @@ def read_infosets_2025(path) -> tuple[list[str], list[str]]:
 # --------------------------------------------------------------------------------------------
 # .npy strategies
 # --------------------------------------------------------------------------------------------
+
 
 def _npy_header(data: bytes):
     """(shape, fortran_order, dtype, data offset) of .npy bytes, or the reason they are not."""
@@ -196,8 +222,9 @@ def _npy_header(data: bytes):
     return shape, fortran, dtype, fp.tell()
 
 
-def parse_strategy_npy(data: bytes, display: str, table: InfosetTable,
-                       cap: int = DEFAULT_CAP) -> FileCheck:
+def parse_strategy_npy(
+    data: bytes, display: str, table: InfosetTable, cap: int = DEFAULT_CAP
+) -> FileCheck:
     """Check the bytes of ``strategy{j}-player{i}.npy`` (2025 order) for seat ``table.seat``;
     ``values`` come back in spec order."""
     out = FileCheck(values=None)
@@ -211,35 +238,60 @@ def parse_strategy_npy(data: bytes, display: str, table: InfosetTable,
     shape, fortran, dtype, offset = header
     order = orders_2025(table.tree)[table.seat]
     n = order.size
-    if dtype.hasobject or dtype.fields is not None or dtype.subdtype is not None \
-            or dtype.kind != "f" or dtype.itemsize > 8:
+    if (
+        dtype.hasobject
+        or dtype.fields is not None
+        or dtype.subdtype is not None
+        or dtype.kind != "f"
+        or dtype.itemsize > 8
+    ):
         out.errors.append(Finding(display, None, None, f"dtype {dtype}; expected float64"))
         return out
     if dtype.itemsize != 8:
-        out.warnings.append(Finding(display, None, None,
-                                    f"dtype {dtype.name} widened exactly to float64: accepted"))
+        out.warnings.append(
+            Finding(display, None, None, f"dtype {dtype.name} widened exactly to float64: accepted")
+        )
     if tuple(shape) != (n, 3):
-        out.errors.append(Finding(display, None, None,
-                                  f"shape {tuple(shape)}; seat {table.seat + 1} of "
-                                  f"{table.tree.config.name} needs ({n}, 3): one row per "
-                                  f"information set, columns C, F, R"))
+        out.errors.append(
+            Finding(
+                display,
+                None,
+                None,
+                f"shape {tuple(shape)}; seat {table.seat + 1} of "
+                f"{table.tree.config.name} needs ({n}, 3): one row per "
+                f"information set, columns C, F, R",
+            )
+        )
         return out
     expected = n * 3 * dtype.itemsize
     if len(data) - offset != expected:
         what = "truncated" if len(data) - offset < expected else "trailing bytes after the array"
-        out.errors.append(Finding(display, None, None, f"{what}: {len(data) - offset:,} bytes of "
-                                                       f"data where the header needs {expected:,}"))
+        out.errors.append(
+            Finding(
+                display,
+                None,
+                None,
+                f"{what}: {len(data) - offset:,} bytes of data where the header needs {expected:,}",
+            )
+        )
         return out
     values = np.frombuffer(data, dtype=dtype, count=n * 3, offset=offset)
     values = values.reshape((n, 3), order="F" if fortran else "C").astype(np.float64)
     bad = np.flatnonzero(value_problems(values, order.legal, np.ones(n, bool)))
     out.bad_lines = bad
     for k in bad[:cap].tolist():
-        out.errors.append(Finding(display, k, order.names[k],
-                                  describe_values(values[k], order.legal[k], "CFR")))
+        out.errors.append(
+            Finding(display, k, order.names[k], describe_values(values[k], order.legal[k], "CFR"))
+        )
     if bad.size > cap:
-        out.errors.append(Finding(display, None, None, f"{bad.size - cap:,} more rows with errors "
-                                                       f"not listed (the first {cap} are)"))
+        out.errors.append(
+            Finding(
+                display,
+                None,
+                None,
+                f"{bad.size - cap:,} more rows with errors not listed (the first {cap} are)",
+            )
+        )
     if not out.errors:
         out.values = np.ascontiguousarray(order.from_2025(values))
     return out
@@ -251,8 +303,9 @@ NPY_FORMAT = StrategyFormat("npy2025", "npy", npy_limit, parse_strategy_npy)
 def npy_bytes(values: np.ndarray) -> bytes:
     """The .npy file of an (n, 3) float64 array (format 1.0, no pickle)."""
     buf = io.BytesIO()
-    np.lib.format.write_array(buf, np.ascontiguousarray(values, dtype=np.float64),
-                              version=(1, 0), allow_pickle=False)
+    np.lib.format.write_array(
+        buf, np.ascontiguousarray(values, dtype=np.float64), version=(1, 0), allow_pickle=False
+    )
     return buf.getvalue()
 
 
@@ -261,8 +314,9 @@ def team_zip_name(team) -> str:
     return "team" + "".join(str(s + 1) for s in team) + ".zip"
 
 
-def write_team_zip(sub: Submission, path, config: GameConfig, team, *,
-                   overwrite: bool = False) -> Path:
+def write_team_zip(
+    sub: Submission, path, config: GameConfig, team, *, overwrite: bool = False
+) -> Path:
     """Write one team of ``sub`` as a 2025 team zip (meta-strategy.csv + .npy files)."""
     config = get_config(config)
     orders = orders_2025(build_tree(config))
@@ -272,12 +326,15 @@ def write_team_zip(sub: Submission, path, config: GameConfig, team, *,
         out.add(META_NAME, format_meta(part.signals, part.probs).encode())
         for k, j in enumerate(part.signals.tolist()):
             for s in part.seats:
-                out.add(NPY_FORMAT.file_name(j, s), npy_bytes(orders[s].to_2025(part.strategies[s][k])))
+                out.add(
+                    NPY_FORMAT.file_name(j, s), npy_bytes(orders[s].to_2025(part.strategies[s][k]))
+                )
     return Path(path)
 
 
-def write_submission_2025(sub: Submission, out_dir, config: GameConfig, *,
-                          overwrite: bool = False) -> list[Path]:
+def write_submission_2025(
+    sub: Submission, out_dir, config: GameConfig, *, overwrite: bool = False
+) -> list[Path]:
     """Write a team zip for every team whose seats ``sub`` plays into the folder ``out_dir``
     (created atomically: it appears complete or not at all). Returns the zips' paths."""
     config = get_config(config)
@@ -324,8 +381,14 @@ def _read_team_zips(path: Path, config: GameConfig, seats, keep: bool, cap: int)
         for team in teams:
             name = team_zip_name(team)
             if name not in names:
-                out.errors.append(Finding(folder.display(name), None, None,
-                                          f"missing: the zip of team {','.join(str(s + 1) for s in team)}"))
+                out.errors.append(
+                    Finding(
+                        folder.display(name),
+                        None,
+                        None,
+                        f"missing: the zip of team {','.join(str(s + 1) for s in team)}",
+                    )
+                )
                 continue
             try:
                 with open_container(folder.members[name].ref, label=name) as c:
@@ -339,12 +402,21 @@ def _read_team_zips(path: Path, config: GameConfig, seats, keep: bool, cap: int)
             out.signals = tuple(sorted(set(out.signals) | set(r.signals)))
             parts.append(r)
         for name in sorted(names - {team_zip_name(t) for t in teams}):
-            out.warnings.append(Finding(folder.display(name), None, None,
-                                        "not read: not one of the team zips checked"))
+            out.warnings.append(
+                Finding(
+                    folder.display(name), None, None, "not read: not one of the team zips checked"
+                )
+            )
     out.seats = tuple(sorted(s for t in teams for s in t))
     if not teams:
-        out.errors.append(Finding(None, None, None, "no team zips ("
-                                  + ", ".join(team_zip_name(t) for t in config.teams) + ")"))
+        out.errors.append(
+            Finding(
+                None,
+                None,
+                None,
+                "no team zips (" + ", ".join(team_zip_name(t) for t in config.teams) + ")",
+            )
+        )
     if keep and not out.errors and parts:
         sub = parts[0].submission
         for r in parts[1:]:
@@ -354,8 +426,9 @@ def _read_team_zips(path: Path, config: GameConfig, seats, keep: bool, cap: int)
     return out
 
 
-def read_path(path, config: GameConfig, seats=None, keep: bool = True,
-              cap: int = DEFAULT_CAP) -> ReadResult:
+def read_path(
+    path, config: GameConfig, seats=None, keep: bool = True, cap: int = DEFAULT_CAP
+) -> ReadResult:
     """Check (and with ``keep`` load) a submission in any format, detected from its files.
 
     Problems of the submission become findings; FileNotFoundError if ``path`` does not exist.
@@ -372,11 +445,24 @@ def read_path(path, config: GameConfig, seats=None, keep: bool = True,
         return _read_team_zips(path, config, seats, keep, cap)
     try:
         with open_container(path) as c:
-            result = read_container(c, config, NPY_FORMAT if fmt == "npy2025" else CSV_FORMAT,
-                                    seats=seats, keep=keep, cap=cap)
+            result = read_container(
+                c,
+                config,
+                NPY_FORMAT if fmt == "npy2025" else CSV_FORMAT,
+                seats=seats,
+                keep=keep,
+                cap=cap,
+            )
             if META_NAME not in c.members and any(_TEAM_ZIP.fullmatch(n) for n in c.members):
-                result.errors.append(Finding(path.name, None, None, "this archive holds team zips: "
-                                             "unzip it and pass the folder that holds them"))
+                result.errors.append(
+                    Finding(
+                        path.name,
+                        None,
+                        None,
+                        "this archive holds team zips: "
+                        "unzip it and pass the folder that holds them",
+                    )
+                )
             return result
     except SubmissionError as e:
         return ReadResult(format=fmt, seats=seats or (), errors=[e.finding])
@@ -385,6 +471,7 @@ def read_path(path, config: GameConfig, seats=None, keep: bool = True,
 # --------------------------------------------------------------------------------------------
 # Conversion
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ConvertResult:
@@ -402,18 +489,28 @@ class ConvertResult:
 
     def __str__(self) -> str:
         seats = ",".join(str(s + 1) for s in self.seats)
-        return (f"converted {self.source} ({self.source_format}) to {self.destination} "
-                f"({self.target_format}): preset {self.preset}, seats {seats}, "
-                f"{self.num_signals} signal{'s' if self.num_signals != 1 else ''}; wrote "
-                + ", ".join(self.written))
+        return (
+            f"converted {self.source} ({self.source_format}) to {self.destination} "
+            f"({self.target_format}): preset {self.preset}, seats {seats}, "
+            f"{self.num_signals} signal{'s' if self.num_signals != 1 else ''}; wrote "
+            + ", ".join(self.written)
+        )
 
     def to_dict(self) -> dict:
         from . import __version__
-        return {"version": __version__, "preset": self.preset, "source": self.source,
-                "source_format": self.source_format, "destination": self.destination,
-                "target_format": self.target_format, "seats": [s + 1 for s in self.seats],
-                "signals": self.num_signals, "written": list(self.written),
-                "warnings": [w.to_dict() for w in self.warnings]}
+
+        return {
+            "version": __version__,
+            "preset": self.preset,
+            "source": self.source,
+            "source_format": self.source_format,
+            "destination": self.destination,
+            "target_format": self.target_format,
+            "seats": [s + 1 for s in self.seats],
+            "signals": self.num_signals,
+            "written": list(self.written),
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
 
 
 def convert(src, dst, to: str, config, seats=None, *, overwrite: bool = False) -> ConvertResult:
@@ -431,20 +528,32 @@ def convert(src, dst, to: str, config, seats=None, *, overwrite: bool = False) -
     result = read_path(src, config, seats=seats, keep=True)
     if result.errors:
         n = len(result.errors)
-        raise SubmissionError(f"{src} is not a valid submission ({n} problem{'s' if n != 1 else ''}); "
-                              f"nothing was written", findings=result.errors)
+        raise SubmissionError(
+            f"{src} is not a valid submission ({n} problem{'s' if n != 1 else ''}); "
+            f"nothing was written",
+            findings=result.errors,
+        )
     sub = result.submission
     if to == "csv":
         written = [write_submission(sub, dst, overwrite=overwrite, config=config)]
-    elif Path(dst).suffix.lower() == ".zip":          # one team zip
+    elif Path(dst).suffix.lower() == ".zip":  # one team zip
         teams = [t for t in config.teams if set(t) <= set(sub.seats)]
         if len(teams) != 1:
-            raise TeamLeducError(f"{dst}: a .zip holds one team, and {src} plays {len(teams)}; "
-                                 f"give a folder to hold " + " and ".join(map(team_zip_name, teams)))
+            raise TeamLeducError(
+                f"{dst}: a .zip holds one team, and {src} plays {len(teams)}; "
+                f"give a folder to hold " + " and ".join(map(team_zip_name, teams))
+            )
         written = [write_team_zip(sub, dst, config, teams[0], overwrite=overwrite)]
     else:
         written = write_submission_2025(sub, dst, config, overwrite=overwrite)
-    return ConvertResult(source=str(src), source_format=result.format, destination=str(dst),
-                         target_format=to, preset=config.name, seats=sub.seats,
-                         num_signals=sub.num_signals, written=tuple(str(p) for p in written),
-                         warnings=tuple(result.warnings))
+    return ConvertResult(
+        source=str(src),
+        source_format=result.format,
+        destination=str(dst),
+        target_format=to,
+        preset=config.name,
+        seats=sub.seats,
+        num_signals=sub.num_signals,
+        written=tuple(str(p) for p in written),
+        warnings=tuple(result.warnings),
+    )

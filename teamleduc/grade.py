@@ -45,20 +45,30 @@ from numba import njit, prange
 
 from . import __version__
 from .config import get_config
-from .errors import TeamLeducError
 from .entrants import Entrant, entrant_name, load_entrant
+from .errors import TeamLeducError
 from .evaluate import BLOCK, team_b_weights, team_seats
 from .reach import coalition_weights, kernel_array, team_reach
 from .tree import build_tree
 
 __all__ = ["GradeResult", "InvalidEntry", "Standing", "grade", "pair_values", "write_outputs"]
 
-LEADERBOARD_COLUMNS = ("rank", "name", "mean_score", "mean_as_team_a", "mean_as_team_b",
-                       "worst_match", "worst_opponent", "signals", "worst_case_as_team_a",
-                       "worst_case_as_team_b")
+LEADERBOARD_COLUMNS = (
+    "rank",
+    "name",
+    "mean_score",
+    "mean_as_team_a",
+    "mean_as_team_b",
+    "worst_match",
+    "worst_opponent",
+    "signals",
+    "worst_case_as_team_a",
+    "worst_case_as_team_b",
+)
 
 
 # --------------------------------------------------------------------------- kernel
+
 
 @njit(cache=True, parallel=True)
 def _block_partials(TA, W, block):
@@ -108,6 +118,7 @@ def pair_values(reach_a: np.ndarray, weights_b: np.ndarray) -> np.ndarray:
 
 # --------------------------------------------------------------------------- results
 
+
 @dataclass(frozen=True)
 class Standing:
     """One row of the leaderboard (see the module docstring for the columns)."""
@@ -125,9 +136,18 @@ class Standing:
     worst_case_as_team_b: float = float("nan")
 
     def row(self) -> list:
-        return [self.rank, self.name, self.mean_score, self.mean_as_team_a, self.mean_as_team_b,
-                self.worst_match, self.worst_opponent, self.signals, self.worst_case_as_team_a,
-                self.worst_case_as_team_b]
+        return [
+            self.rank,
+            self.name,
+            self.mean_score,
+            self.mean_as_team_a,
+            self.mean_as_team_b,
+            self.worst_match,
+            self.worst_opponent,
+            self.signals,
+            self.worst_case_as_team_a,
+            self.worst_case_as_team_b,
+        ]
 
 
 @dataclass(frozen=True)
@@ -175,18 +195,27 @@ class GradeResult:
         return [index[s.name] for s in self.standings]
 
     def __str__(self) -> str:
-        lines = [f"{self.preset}: {len(self.names)} entrants graded in both seatings"
-                 + (f", {len(self.invalid)} invalid submission{'s' * (len(self.invalid) != 1)} left out"
-                    if self.invalid else "")]
+        lines = [
+            f"{self.preset}: {len(self.names)} entrants graded in both seatings"
+            + (
+                f", {len(self.invalid)} invalid submission{'s' * (len(self.invalid) != 1)} left out"
+                if self.invalid
+                else ""
+            )
+        ]
         if self.standings:
             width = max(4, max(len(s.name) for s in self.standings))
-            lines.append(f"{'rank':>4}  {'name':<{width}}  {'score':>9}  {'as A':>9}  {'as B':>9}  "
-                         f"{'worst':>9}  signals  {'worst A':>9}  {'worst B':>9}")
+            lines.append(
+                f"{'rank':>4}  {'name':<{width}}  {'score':>9}  {'as A':>9}  {'as B':>9}  "
+                f"{'worst':>9}  signals  {'worst A':>9}  {'worst B':>9}"
+            )
             for s in self.standings:
-                lines.append(f"{s.rank:>4}  {s.name:<{width}}  {_fmt(s.mean_score, 9)}  "
-                             f"{_fmt(s.mean_as_team_a, 9)}  {_fmt(s.mean_as_team_b, 9)}  "
-                             f"{_fmt(s.worst_match, 9)}  {s.signals:>7}  "
-                             f"{_fmt(s.worst_case_as_team_a, 9)}  {_fmt(s.worst_case_as_team_b, 9)}")
+                lines.append(
+                    f"{s.rank:>4}  {s.name:<{width}}  {_fmt(s.mean_score, 9)}  "
+                    f"{_fmt(s.mean_as_team_a, 9)}  {_fmt(s.mean_as_team_b, 9)}  "
+                    f"{_fmt(s.worst_match, 9)}  {s.signals:>7}  "
+                    f"{_fmt(s.worst_case_as_team_a, 9)}  {_fmt(s.worst_case_as_team_b, 9)}"
+                )
         for bad in self.invalid:
             lines.append(f"invalid: {bad.name} ({bad.source}): {bad.message}")
         return "\n".join(lines)
@@ -194,13 +223,20 @@ class GradeResult:
     def to_dict(self) -> dict:
         order = self.order()
         return {
-            "preset": self.preset, "version": __version__,
-            "leaderboard": [dict(zip(LEADERBOARD_COLUMNS, _json_row(s.row()))) | {"source": s.source}
-                            for s in self.standings],
+            "preset": self.preset,
+            "version": __version__,
+            "leaderboard": [
+                dict(zip(LEADERBOARD_COLUMNS, _json_row(s.row()))) | {"source": s.source}
+                for s in self.standings
+            ],
             "names": [self.names[i] for i in order],
-            "scores": [[_json_float(self.scores[i, j]) if i != j else None for j in order] for i in order],
+            "scores": [
+                [_json_float(self.scores[i, j]) if i != j else None for j in order] for i in order
+            ],
             "values_team_a": [[_json_float(self.values[i, j]) for j in order] for i in order],
-            "invalid": [{"name": b.name, "source": b.source, "message": b.message} for b in self.invalid],
+            "invalid": [
+                {"name": b.name, "source": b.source, "message": b.message} for b in self.invalid
+            ],
         }
 
 
@@ -227,14 +263,27 @@ def _standings(names, sources, signals, values, guarantees=None) -> tuple[Standi
         if n > 1:
             others = np.flatnonzero(off[i])
             s = scores[i, others]
-            worst = int(others[np.argmin(s)])          # first minimum: deterministic
-            rows.append((names[i], sources[i], float(s.mean()), float(values[i, others].mean()),
-                         float(-values[others, i].mean()), float(scores[i, worst]), names[worst],
-                         signals[i]))
+            worst = int(others[np.argmin(s)])  # first minimum: deterministic
+            rows.append(
+                (
+                    names[i],
+                    sources[i],
+                    float(s.mean()),
+                    float(values[i, others].mean()),
+                    float(-values[others, i].mean()),
+                    float(scores[i, worst]),
+                    names[worst],
+                    signals[i],
+                )
+            )
         else:
             rows.append((names[i], sources[i], np.nan, np.nan, np.nan, np.nan, "", signals[i]))
-        rows[-1] += tuple(float(v) for v in (guarantees[i] if guarantees is not None else (np.nan, np.nan)))
-    order = sorted(range(n), key=lambda i: (-rows[i][2] if np.isfinite(rows[i][2]) else 0.0, rows[i][0]))
+        rows[-1] += tuple(
+            float(v) for v in (guarantees[i] if guarantees is not None else (np.nan, np.nan))
+        )
+    order = sorted(
+        range(n), key=lambda i: (-rows[i][2] if np.isfinite(rows[i][2]) else 0.0, rows[i][0])
+    )
     out, rank, prev = [], 0, None
     for pos, i in enumerate(order):
         score = rows[i][2]
@@ -247,6 +296,7 @@ def _standings(names, sources, signals, values, guarantees=None) -> tuple[Standi
 
 
 # --------------------------------------------------------------------------- loading
+
 
 def _unique_names(names: list[str]) -> list[str]:
     seen: dict[str, int] = {}
@@ -280,18 +330,28 @@ def _prepare(task):
     try:
         tree = build_tree(config)
         A, B = team_seats(config)
-        entrant = load_entrant(spec, config)       # every team with files, checked below
+        entrant = load_entrant(spec, config)  # every team with files, checked below
         sub = entrant.submission
         missing = sorted(set(A + B) - set(sub.seats))
         if missing:
-            return (index, False, "plays seats " + ",".join(str(s + 1) for s in sub.seats)
-                    + " only; grading plays every submission in both seatings, which needs seats "
-                    + ",".join(str(s + 1) for s in sorted(A + B)), None, None, 0, None)
+            return (
+                index,
+                False,
+                "plays seats "
+                + ",".join(str(s + 1) for s in sub.seats)
+                + " only; grading plays every submission in both seatings, which needs seats "
+                + ",".join(str(s + 1) for s in sorted(A + B)),
+                None,
+                None,
+                0,
+                None,
+            )
         ta = team_reach(tree, sub, A)
         wb = team_b_weights(tree, team_reach(tree, sub, B))
         worst = (np.nan, np.nan)
         if worst_case:
             from .belief import max_dp, team_beliefs
+
             br_a = max_dp(tree, team_beliefs(tree, A), wb).value
             br_b = max_dp(tree, team_beliefs(tree, B), coalition_weights(tree, B, [(A, ta)])).value
             worst = (-br_b, -br_a)
@@ -311,9 +371,16 @@ def _prepare(task):
 
 def _progress(total: int, desc: str, enabled: bool):
     from tqdm import tqdm
+
     # disable=None: shown on a terminal only, so redirected output stays clean
-    return tqdm(total=total, desc=desc, unit="sub", disable=None if enabled else True,
-                leave=False, dynamic_ncols=True)
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit="sub",
+        disable=None if enabled else True,
+        leave=False,
+        dynamic_ncols=True,
+    )
 
 
 def _resolve_jobs(jobs: int | None) -> int:
@@ -324,9 +391,18 @@ def _resolve_jobs(jobs: int | None) -> int:
 
 # --------------------------------------------------------------------------- API
 
-def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None = 1,
-          out=None, progress: bool = False, heatmap: bool = True,
-          worst_case: bool = True) -> GradeResult:
+
+def grade(
+    submissions=(),
+    config="team-leduc",
+    *,
+    baselines=(),
+    jobs: int | None = 1,
+    out=None,
+    progress: bool = False,
+    heatmap: bool = True,
+    worst_case: bool = True,
+) -> GradeResult:
     """Grade every pair of entrants in both seatings by exact expected team utility.
 
     Parameters
@@ -356,7 +432,7 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
     blist: list[str] = []
     for b in baselines:
         b = b.strip()
-        for c in (BASELINES if b.lower() == "all" else () if b.lower() in ("", "none") else (b,)):
+        for c in BASELINES if b.lower() == "all" else () if b.lower() in ("", "none") else (b,):
             c = canonical_name(c)
             if c not in blist:
                 blist.append(c)
@@ -376,7 +452,9 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
         if jobs > 1 and n_all > 1 and "fork" in multiprocessing.get_all_start_methods():
             # fork: workers inherit the built tree and the compiled kernels
             ctx = multiprocessing.get_context("fork")
-            _prepare((0, "uniform", get_config("tiny-team"), worst_case))  # load the kernels before forking
+            _prepare(
+                (0, "uniform", get_config("tiny-team"), worst_case)
+            )  # load the kernels before forking
             with ctx.Pool(processes=min(jobs, n_all), maxtasksperchild=8) as pool:
                 for r in pool.imap_unordered(_prepare, tasks):
                     results[r[0]] = r
@@ -390,8 +468,11 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
         bar.close()
 
     valid = [i for i in range(n_all) if results[i][1]]
-    invalid = tuple(InvalidEntry(names_all[i], sources_all[i], results[i][2])
-                    for i in range(n_all) if not results[i][1])
+    invalid = tuple(
+        InvalidEntry(names_all[i], sources_all[i], results[i][2])
+        for i in range(n_all)
+        if not results[i][1]
+    )
     signals = tuple(int(results[i][5]) for i in valid)
     worst = [results[i][6] for i in valid]
     ta = np.empty((len(valid), L))
@@ -399,16 +480,24 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
     for k, i in enumerate(valid):
         ta[k] = results[i][3]
         wb[k] = results[i][4]
-        results[i] = None                              # free the worker's copies
+        results[i] = None  # free the worker's copies
     import numba
+
     numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
     values = pair_values(ta, wb) + 0.0
     del ta, wb
     names = tuple(names_all[i] for i in valid)
     sources = tuple(sources_all[i] for i in valid)
-    result = GradeResult(preset=config.name, names=names, sources=sources, signals=signals,
-                         values=values, standings=_standings(names, sources, signals, values, worst),
-                         invalid=invalid, seconds=time.perf_counter() - t0)
+    result = GradeResult(
+        preset=config.name,
+        names=names,
+        sources=sources,
+        signals=signals,
+        values=values,
+        standings=_standings(names, sources, signals, values, worst),
+        invalid=invalid,
+        seconds=time.perf_counter() - t0,
+    )
     if out is not None:
         write_outputs(result, out, heatmap=heatmap)
     return result
@@ -416,12 +505,19 @@ def grade(submissions=(), config="team-leduc", *, baselines=(), jobs: int | None
 
 # --------------------------------------------------------------------------- output files
 
+
 def _csv_text(rows) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     for r in rows:
-        w.writerow(["" if (isinstance(v, (float, np.floating)) and not np.isfinite(v)) else
-                    (repr(float(v)) if isinstance(v, (float, np.floating)) else v) for v in r])
+        w.writerow(
+            [
+                ""
+                if (isinstance(v, (float, np.floating)) and not np.isfinite(v))
+                else (repr(float(v)) if isinstance(v, (float, np.floating)) else v)
+                for v in r
+            ]
+        )
     return buf.getvalue()
 
 
@@ -432,23 +528,38 @@ def _md_cell(text) -> str:
 def leaderboard_markdown(result: GradeResult) -> str:
     """The leaderboard as a markdown table, then the invalid submissions."""
     n = len(result.names)
-    lines = [f"# Leaderboard ({result.preset})", "",
-             f"{n} entrant{'s' * (n != 1)}, every pair played in both seatings; exact expected team "
-             "utility in chips per hand. Score = mean over opponents of the mean of the two team "
-             "utilities of a match; worst match = the lowest such match score. Worst case as A / "
-             "as B = the value the entrant guarantees against an exact best correlated response "
-             "of the other team.", "",
-             "| rank | name | mean score | mean as team A | mean as team B | worst match | signals "
-             "| worst case as A | worst case as B |",
-             "|---:|:---|---:|---:|---:|:---|---:|---:|---:|"]
+    lines = [
+        f"# Leaderboard ({result.preset})",
+        "",
+        f"{n} entrant{'s' * (n != 1)}, every pair played in both seatings; exact expected team "
+        "utility in chips per hand. Score = mean over opponents of the mean of the two team "
+        "utilities of a match; worst match = the lowest such match score. Worst case as A / "
+        "as B = the value the entrant guarantees against an exact best correlated response "
+        "of the other team.",
+        "",
+        "| rank | name | mean score | mean as team A | mean as team B | worst match | signals "
+        "| worst case as A | worst case as B |",
+        "|---:|:---|---:|---:|---:|:---|---:|---:|---:|",
+    ]
     for s in result.standings:
-        worst = "-" if not np.isfinite(s.worst_match) else f"{s.worst_match:+.4f} vs {_md_cell(s.worst_opponent)}"
-        lines.append(f"| {s.rank} | {_md_cell(s.name)} | {_fmt(s.mean_score, 0)} | "
-                     f"{_fmt(s.mean_as_team_a, 0)} | {_fmt(s.mean_as_team_b, 0)} | {worst} | {s.signals} | "
-                     f"{_fmt(s.worst_case_as_team_a, 0)} | {_fmt(s.worst_case_as_team_b, 0)} |")
+        worst = (
+            "-"
+            if not np.isfinite(s.worst_match)
+            else f"{s.worst_match:+.4f} vs {_md_cell(s.worst_opponent)}"
+        )
+        lines.append(
+            f"| {s.rank} | {_md_cell(s.name)} | {_fmt(s.mean_score, 0)} | "
+            f"{_fmt(s.mean_as_team_a, 0)} | {_fmt(s.mean_as_team_b, 0)} | {worst} | {s.signals} | "
+            f"{_fmt(s.worst_case_as_team_a, 0)} | {_fmt(s.worst_case_as_team_b, 0)} |"
+        )
     if result.invalid:
-        lines += ["", f"## Invalid submissions ({len(result.invalid)}, not graded)", "",
-                  "| name | path | first problem |", "|:---|:---|:---|"]
+        lines += [
+            "",
+            f"## Invalid submissions ({len(result.invalid)}, not graded)",
+            "",
+            "| name | path | first problem |",
+            "|:---|:---|:---|",
+        ]
         for b in result.invalid:
             lines.append(f"| {_md_cell(b.name)} | {_md_cell(b.source)} | {_md_cell(b.message)} |")
     lines += ["", f"teamleduc {__version__}, preset {result.preset}.", ""]
@@ -458,6 +569,7 @@ def leaderboard_markdown(result: GradeResult) -> str:
 def write_heatmap(result: GradeResult, path) -> Path:
     """PNG heatmap of the match scores S[row, column], entrants in leaderboard order."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -482,8 +594,15 @@ def write_heatmap(result: GradeResult, path) -> Path:
         for i in range(n):
             for j in range(n):
                 if i != j:
-                    ax.text(j, i, f"{m[i, j]:+.2f}", ha="center", va="center", fontsize=6,
-                            color="white" if abs(m[i, j]) > 0.6 * lim else "black")
+                    ax.text(
+                        j,
+                        i,
+                        f"{m[i, j]:+.2f}",
+                        ha="center",
+                        va="center",
+                        fontsize=6,
+                        color="white" if abs(m[i, j]) > 0.6 * lim else "black",
+                    )
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="row's score against column")
     fig.tight_layout()
     path = Path(path)
@@ -511,13 +630,25 @@ def write_outputs(result: GradeResult, out_dir, heatmap: bool = True) -> list[Pa
     files = {
         "leaderboard.csv": _csv_text([LEADERBOARD_COLUMNS] + [s.row() for s in result.standings]),
         "leaderboard.md": leaderboard_markdown(result),
-        "matrix.csv": _csv_text([["entrant"] + names] + [
-            [result.names[i]] + [S[i, j] if i != j else float("nan") for j in order] for i in order]),
-        "values.csv": _csv_text([("team_a", "team_b", "value_team_a")] + [
-            (result.names[i], result.names[j], result.values[i, j])
-            for i in order for j in order if i != j]),
-        "invalid.csv": _csv_text([("name", "path", "message")] + [
-            (b.name, b.source, b.message) for b in result.invalid]),
+        "matrix.csv": _csv_text(
+            [["entrant"] + names]
+            + [
+                [result.names[i]] + [S[i, j] if i != j else float("nan") for j in order]
+                for i in order
+            ]
+        ),
+        "values.csv": _csv_text(
+            [("team_a", "team_b", "value_team_a")]
+            + [
+                (result.names[i], result.names[j], result.values[i, j])
+                for i in order
+                for j in order
+                if i != j
+            ]
+        ),
+        "invalid.csv": _csv_text(
+            [("name", "path", "message")] + [(b.name, b.source, b.message) for b in result.invalid]
+        ),
         "grade.json": json.dumps(result.to_dict(), indent=2) + "\n",
     }
     paths = []

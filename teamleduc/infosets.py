@@ -49,7 +49,7 @@ def node_histories(tree: PublicTree) -> tuple[str, ...]:
     tokens = edge_tokens(tree)
     parent = tree.parent.tolist()
     hist = [""] * len(tokens)
-    for i in range(1, len(tokens)):           # parent[i] < i: one pass in pre-order
+    for i in range(1, len(tokens)):  # parent[i] < i: one pass in pre-order
         hist[i] = hist[parent[i]] + tokens[i]
     return tuple(hist)
 
@@ -101,8 +101,10 @@ class InfosetTable:
         try:
             return self.lookup[string]
         except KeyError:
-            raise ValueError(f"{string!r} is not an information set of seat {self.seat + 1} "
-                             f"in {self.tree.config.name}") from None
+            raise ValueError(
+                f"{string!r} is not an information set of seat {self.seat + 1} "
+                f"in {self.tree.config.name}"
+            ) from None
 
     def uniform_strategy(self) -> np.ndarray:
         """(n, 3) uniform over the legal actions (the handout's example strategy)."""
@@ -124,7 +126,9 @@ def infoset_tables(tree: PublicTree) -> tuple[InfosetTable, ...]:
         legal = tree.legal[node]
         for a in (node, rank, id_of, legal):
             a.setflags(write=False)
-        out.append(InfosetTable(tree=tree, seat=seat, node=node, rank=rank, legal=legal, id_of=id_of))
+        out.append(
+            InfosetTable(tree=tree, seat=seat, node=node, rank=rank, legal=legal, id_of=id_of)
+        )
     return tuple(out)
 
 
@@ -149,13 +153,13 @@ def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ``np.unique``."""
     bits = rows.view(np.uint64)
     with np.errstate(over="ignore"):
-        h = (bits * _ROW_HASH).sum(axis=1, dtype=np.uint64)    # wraps around: a hash
+        h = (bits * _ROW_HASH).sum(axis=1, dtype=np.uint64)  # wraps around: a hash
     inverse, uniques = pd.factorize(h)
     first = np.empty(len(uniques), np.int64)
-    first[inverse[::-1]] = np.arange(len(rows) - 1, -1, -1)    # first occurrence of each
+    first[inverse[::-1]] = np.arange(len(rows) - 1, -1, -1)  # first occurrence of each
     if np.array_equal(bits[first][inverse], bits):
         return first, inverse
-    keys = rows.view(np.dtype((np.void, 24))).ravel()        # a collision: sort the bytes
+    keys = rows.view(np.dtype((np.void, 24))).ravel()  # a collision: sort the bytes
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     return first, inverse.ravel()
 

@@ -65,8 +65,9 @@ def deal_rank_index(config: GameConfig, seats) -> np.ndarray:
     return idx
 
 
-def showdown_shares(config: GameConfig, active: np.ndarray, community: int,
-                    seats: tuple[int, ...]) -> np.ndarray:
+def showdown_shares(
+    config: GameConfig, active: np.ndarray, community: int, seats: tuple[int, ...]
+) -> np.ndarray:
     """(D,) share of the pot won by ``seats`` at a showdown among ``active`` seats.
 
     Hand strength: a rank that pairs the community card beats every unpaired rank; otherwise
@@ -129,9 +130,15 @@ def payoff_groups(tree: PublicTree, seats: tuple[int, ...]) -> PayoffGroups:
         share[k] = showdown_shares(config, active, y, seats)
         weight[k] = deal_probabilities(config) if y < 0 else joint[:, y]
     contrib = tree.contrib[term].astype(np.float64)
-    groups = PayoffGroups(seats=seats, key=key.astype(np.int64).ravel(), pot=contrib.sum(axis=1),
-                          paid=contrib[:, list(seats)].sum(axis=1), share=share, weight=weight,
-                          ws=weight * share)
+    groups = PayoffGroups(
+        seats=seats,
+        key=key.astype(np.int64).ravel(),
+        pot=contrib.sum(axis=1),
+        paid=contrib[:, list(seats)].sum(axis=1),
+        share=share,
+        weight=weight,
+        ws=weight * share,
+    )
     for a in (groups.key, groups.pot, groups.paid, groups.share, groups.weight, groups.ws):
         a.setflags(write=False)
     return groups
@@ -184,4 +191,5 @@ def _warmup() -> None:
     """Compile :func:`chance_utility`'s kernel on a tiny game."""
     from .config import get_config
     from .tree import build_tree
+
     chance_utility(build_tree(get_config("tiny-team")), (0, 2))

@@ -38,6 +38,7 @@ def kernel_array(a) -> np.ndarray:
 
 # --------------------------------------------------------------------------- seat reach
 
+
 @functools.lru_cache(maxsize=8)
 def _seat_edges(tree: PublicTree, seat: int):
     """``(parent, edge, base, action)``: the tree's ``parent``; ``edge`` (N,) index of the seat's
@@ -49,8 +50,12 @@ def _seat_edges(tree: PublicTree, seat: int):
     child = np.flatnonzero((par >= 0) & (tree.actor[p] == seat) & (tree.kind[p] == DECISION))
     edge = np.full(tree.num_nodes, -1, np.int64)
     edge[child] = np.arange(len(child))
-    return (par.astype(np.int64), edge, table.id_of[par[child], 0].astype(np.int64),
-            tree.action[child].astype(np.int64))
+    return (
+        par.astype(np.int64),
+        edge,
+        table.id_of[par[child], 0].astype(np.int64),
+        tree.action[child].astype(np.int64),
+    )
 
 
 @njit(cache=True)
@@ -83,8 +88,9 @@ def _fill_reach(tree: PublicTree, seat: int, strategy, reach: np.ndarray) -> np.
     size = infoset_tables(tree)[seat].size
     strategy = kernel_array(strategy)
     if strategy.shape != (size, 3):
-        raise ValueError(f"strategy of seat {seat + 1} has shape {strategy.shape}, "
-                         f"expected ({size}, 3)")
+        raise ValueError(
+            f"strategy of seat {seat + 1} has shape {strategy.shape}, expected ({size}, 3)"
+        )
     _reach_kernel(*_seat_edges(tree, seat), strategy, reach)
     return reach
 
@@ -93,7 +99,9 @@ def seat_reach(tree: PublicTree, table: InfosetTable, strategy: np.ndarray) -> n
     """(N, R) reach of seat ``table.seat`` playing ``strategy`` ((n, 3), columns c, r, f).
 
     ``table`` is the seat's table of this tree (``infoset_tables(tree)[seat]``)."""
-    return _fill_reach(tree, table.seat, strategy, np.empty((tree.num_nodes, tree.config.num_ranks)))
+    return _fill_reach(
+        tree, table.seat, strategy, np.empty((tree.num_nodes, tree.config.num_ranks))
+    )
 
 
 def seat_terminal_reach(tree: PublicTree, seat: int, strategy: np.ndarray, work=None) -> np.ndarray:
@@ -112,6 +120,7 @@ def _terminals(tree: PublicTree) -> np.ndarray:
 
 # --------------------------------------------------------------------------- team reach
 
+
 def team_reach(tree: PublicTree, submission, seats) -> np.ndarray:
     """(Z, R**len(seats)) correlated reach of the team ``seats`` played by ``submission``.
 
@@ -124,12 +133,13 @@ def team_reach(tree: PublicTree, submission, seats) -> np.ndarray:
     if missing:
         raise TeamLeducError(
             f"the submission has no strategy for seat(s) {','.join(str(s + 1) for s in missing)} "
-            f"(it plays seats {','.join(str(s + 1) for s in sorted(submission.strategies))})")
+            f"(it plays seats {','.join(str(s + 1) for s in sorted(submission.strategies))})"
+        )
     R = tree.config.num_ranks
     Z = len(tree.terminals)
     out = np.zeros((Z, R ** len(seats)))
     member = np.empty((len(seats), Z, R))
-    digits = np.indices((R,) * len(seats)).reshape(len(seats), -1).T.copy()   # (R**k, k)
+    digits = np.indices((R,) * len(seats)).reshape(len(seats), -1).T.copy()  # (R**k, k)
     work = np.empty((tree.num_nodes, R))
     for j, p in enumerate(np.asarray(submission.probs, dtype=np.float64).tolist()):
         if p == 0.0:
@@ -144,7 +154,7 @@ def team_reach(tree: PublicTree, submission, seats) -> np.ndarray:
 def _accumulate_team(out, p, member, digits):
     # out[z, x] += p * prod_m member[m, z, digits[x, m]]; digits[x] = ranks of the C-order index x
     k, Z, R = member.shape
-    if k == 2:                      # the common case, written out (x = x0 * R + x1)
+    if k == 2:  # the common case, written out (x = x0 * R + x1)
         for z in range(Z):
             for a in range(R):
                 pa = p * member[0, z, a]
@@ -161,6 +171,7 @@ def _accumulate_team(out, p, member, digits):
 
 # --------------------------------------------------------------------------- coalition weights
 
+
 @functools.lru_cache(maxsize=8)
 def _coalition_tables(tree: PublicTree, coalition: tuple[int, ...]):
     """:func:`teamleduc.payoffs.payoff_groups` of ``coalition`` with the deal axis regrouped as
@@ -169,10 +180,20 @@ def _coalition_tables(tree: PublicTree, coalition: tuple[int, ...]):
     config = tree.config
     others = tuple(s for s in range(config.num_seats) if s not in coalition)
     g = payoff_groups(tree, coalition)
-    layout = np.empty((config.num_ranks ** len(coalition), config.num_ranks ** len(others)), np.int64)
-    layout[deal_rank_index(config, coalition), deal_rank_index(config, others)] = np.arange(g.ws.shape[1])
-    return (g.key, g.pot, g.paid, np.ascontiguousarray(g.ws[:, layout]),
-            np.ascontiguousarray(g.weight[:, layout]), others)
+    layout = np.empty(
+        (config.num_ranks ** len(coalition), config.num_ranks ** len(others)), np.int64
+    )
+    layout[deal_rank_index(config, coalition), deal_rank_index(config, others)] = np.arange(
+        g.ws.shape[1]
+    )
+    return (
+        g.key,
+        g.pot,
+        g.paid,
+        np.ascontiguousarray(g.ws[:, layout]),
+        np.ascontiguousarray(g.weight[:, layout]),
+        others,
+    )
 
 
 @njit(cache=True)
@@ -218,7 +239,9 @@ def coalition_weights(tree: PublicTree, coalition, fixed) -> np.ndarray:
     coalition = tuple(int(s) for s in coalition)
     covered = sorted(list(coalition) + [int(s) for seats, _ in fixed for s in seats])
     if covered != list(range(config.num_seats)):
-        raise ValueError(f"coalition {coalition} and fixed groups must cover every seat exactly once")
+        raise ValueError(
+            f"coalition {coalition} and fixed groups must cover every seat exactly once"
+        )
     key, pot, paid, ws, w, others = _coalition_tables(tree, coalition)
     Z = len(key)
     o_of_deal = deal_rank_index(config, others)
@@ -226,15 +249,17 @@ def coalition_weights(tree: PublicTree, coalition, fixed) -> np.ndarray:
     for seats, reach in fixed:
         reach = np.asarray(reach, dtype=np.float64).reshape(Z, -1)
         if reach.shape[1] != R ** len(seats):
-            raise ValueError(f"reach of seats {seats} has {reach.shape[1]} columns, expected {R ** len(seats)}")
+            raise ValueError(
+                f"reach of seats {seats} has {reach.shape[1]} columns, expected {R ** len(seats)}"
+            )
         cols.append(reach)
-        column = np.empty(ws.shape[2], np.int64)       # F's column of the group's ranks, per o
+        column = np.empty(ws.shape[2], np.int64)  # F's column of the group's ranks, per o
         column[o_of_deal] = deal_rank_index(config, seats) + at
         gidx.append(column)
         at += reach.shape[1]
-    if not cols:                        # the coalition is every seat
+    if not cols:  # the coalition is every seat
         F, gidx = np.ones((Z, 1)), np.zeros((0, 1), np.int64)
-    elif len(cols) == 1:                # one group: F[z, o] directly, its columns put in o order
+    elif len(cols) == 1:  # one group: F[z, o] directly, its columns put in o order
         order = gidx[0]
         F = cols[0] if (order == np.arange(len(order))).all() else cols[0][:, order]
         gidx = np.zeros((0, len(order)), np.int64)
@@ -248,6 +273,7 @@ def _warmup() -> None:
     from .baselines import baseline
     from .config import get_config
     from .tree import build_tree
+
     for name in ("tiny-team", "kuhn-3p"):
         config = get_config(name)
         tree = build_tree(config)

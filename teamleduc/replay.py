@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-
 from . import rules
 from .config import GameConfig
 from .errors import TeamLeducError
@@ -22,11 +21,11 @@ from .tree import CHANCE, TERMINAL, build_tree
 
 @dataclass(frozen=True)
 class ReplayStep:
-    seat: int              # 0-based
-    action: str            # 'c', 'r' or 'f'
-    infoset: str           # the information-set string the actor saw
-    infoset_id: int        # its 0-based line in the seat's information-set file
-    legal: str             # legal actions there, e.g. 'crf'
+    seat: int  # 0-based
+    action: str  # 'c', 'r' or 'f'
+    infoset: str  # the information-set string the actor saw
+    infoset_id: int  # its 0-based line in the seat's information-set file
+    legal: str  # legal actions there, e.g. 'crf'
 
 
 @dataclass(frozen=True)
@@ -43,26 +42,46 @@ class ReplayResult:
 
     def __str__(self) -> str:
         c = self.config
-        lines = [f"preset {c.name}: cards " + ", ".join(
-            f"seat {s + 1} {c.ranks[r]}" for s, r in enumerate(self.cards))
-            + (f"; community {c.ranks[self.community]}" if self.community >= 0 else "")]
+        lines = [
+            f"preset {c.name}: cards "
+            + ", ".join(f"seat {s + 1} {c.ranks[r]}" for s, r in enumerate(self.cards))
+            + (f"; community {c.ranks[self.community]}" if self.community >= 0 else "")
+        ]
         for st in self.steps:
-            lines.append(f"  seat {st.seat + 1} plays {st.action}  at {st.infoset}"
-                         f"  (line {st.infoset_id + 1}, legal {st.legal})")
-        lines.append("utilities: " + ", ".join(
-            f"seat {s + 1} {u:+g}" for s, u in enumerate(self.utilities)))
-        lines.append("teams: " + ", ".join(
-            f"{'+'.join(str(s + 1) for s in team)} {u:+g}"
-            for team, u in zip(c.teams, self.team_utilities())))
+            lines.append(
+                f"  seat {st.seat + 1} plays {st.action}  at {st.infoset}"
+                f"  (line {st.infoset_id + 1}, legal {st.legal})"
+            )
+        lines.append(
+            "utilities: " + ", ".join(f"seat {s + 1} {u:+g}" for s, u in enumerate(self.utilities))
+        )
+        lines.append(
+            "teams: "
+            + ", ".join(
+                f"{'+'.join(str(s + 1) for s in team)} {u:+g}"
+                for team, u in zip(c.teams, self.team_utilities())
+            )
+        )
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
         c = self.config
-        return {"preset": c.name, "cards": [c.ranks[r] for r in self.cards],
-                "community": c.ranks[self.community] if self.community >= 0 else None,
-                "steps": [{"seat": s.seat + 1, "action": s.action, "infoset": s.infoset,
-                           "line": s.infoset_id + 1} for s in self.steps],
-                "utilities": list(self.utilities), "team_utilities": list(self.team_utilities())}
+        return {
+            "preset": c.name,
+            "cards": [c.ranks[r] for r in self.cards],
+            "community": c.ranks[self.community] if self.community >= 0 else None,
+            "steps": [
+                {
+                    "seat": s.seat + 1,
+                    "action": s.action,
+                    "infoset": s.infoset,
+                    "line": s.infoset_id + 1,
+                }
+                for s in self.steps
+            ],
+            "utilities": list(self.utilities),
+            "team_utilities": list(self.team_utilities()),
+        }
 
 
 def parse_rank(config: GameConfig, text: str, what: str) -> int:
@@ -79,20 +98,30 @@ def replay(config: GameConfig, cards, actions: str, community=None) -> ReplayRes
     tables = infoset_tables(tree)
     if isinstance(cards, str):
         cards = [c for c in re.split(r"[,\s]+", cards.strip()) if c]
-    cards = [parse_rank(config, c, f"card {i + 1}") if isinstance(c, str) else int(c)
-             for i, c in enumerate(cards)]
+    cards = [
+        parse_rank(config, c, f"card {i + 1}") if isinstance(c, str) else int(c)
+        for i, c in enumerate(cards)
+    ]
     if len(cards) != config.num_seats:
-        raise TeamLeducError(f"{config.name} has {config.num_seats} seats but {len(cards)} cards were given")
+        raise TeamLeducError(
+            f"{config.name} has {config.num_seats} seats but {len(cards)} cards were given"
+        )
     comm = -1
     if community not in (None, ""):
         if not config.has_community:
             raise TeamLeducError(f"{config.name} has no community card")
-        comm = parse_rank(config, community, "community") if isinstance(community, str) else int(community)
+        comm = (
+            parse_rank(config, community, "community")
+            if isinstance(community, str)
+            else int(community)
+        )
     used = list(cards) + ([comm] if comm >= 0 else [])
     for k in set(used):
         if used.count(k) > config.suits:
-            raise TeamLeducError(f"the deck has only {config.suits} card(s) of rank {config.ranks[k]}, "
-                                 f"{used.count(k)} were dealt")
+            raise TeamLeducError(
+                f"the deck has only {config.suits} card(s) of rank {config.ranks[k]}, "
+                f"{used.count(k)} were dealt"
+            )
 
     tokens = re.findall(r"/|[^\s/]+", actions)
     state = rules.initial_state(config)
@@ -110,14 +139,18 @@ def replay(config: GameConfig, cards, actions: str, community=None) -> ReplayRes
         seat, a = int(m.group(1)) - 1, "crf".index(m.group(2).lower())
         if tree.kind[node] == CHANCE:
             if comm < 0:
-                raise TeamLeducError(f"{where}: round 1 is over and round 2 needs a community card (--community)")
+                raise TeamLeducError(
+                    f"{where}: round 1 is over and round 2 needs a community card (--community)"
+                )
             node = int(tree.children[node, 3 + comm])
             contrib = tuple(int(v) for v in tree.contrib[node])
             state = rules.start_round(config, 1, contrib, tuple(bool(v) for v in tree.active[node]))
         if tree.kind[node] == TERMINAL:
             raise TeamLeducError(f"{where}: the hand is already over")
         if seat != state.to_act:
-            raise TeamLeducError(f"{where}: it is seat {state.to_act + 1}'s turn, not seat {seat + 1}'s")
+            raise TeamLeducError(
+                f"{where}: it is seat {state.to_act + 1}'s turn, not seat {seat + 1}'s"
+            )
         reason = rules.illegal_reason(config, state, a)
         if reason is not None:
             raise TeamLeducError(f"{where}: illegal: {reason}")
@@ -128,11 +161,22 @@ def replay(config: GameConfig, cards, actions: str, community=None) -> ReplayRes
         state = rules.step(config, state, a)
         node = int(tree.children[node, a])
     if tree.kind[node] != TERMINAL:
-        what = ("a community card and round 2" if tree.kind[node] == CHANCE
-                else f"seat {int(tree.actor[node]) + 1} to act")
-        raise TeamLeducError(f"the hand is not over after {len(steps)} action(s): it waits for {what}")
+        what = (
+            "a community card and round 2"
+            if tree.kind[node] == CHANCE
+            else f"seat {int(tree.actor[node]) + 1} to act"
+        )
+        raise TeamLeducError(
+            f"the hand is not over after {len(steps)} action(s): it waits for {what}"
+        )
     if tree.community[node] >= 0 and comm < 0:
         raise TeamLeducError("round 2 was played without a community card (--community)")
     u = utilities_at(tree, node, cards, int(tree.community[node]))
-    return ReplayResult(config=config, cards=tuple(cards), community=int(tree.community[node]),
-                        steps=tuple(steps), utilities=tuple(float(v) for v in u), node=node)
+    return ReplayResult(
+        config=config,
+        cards=tuple(cards),
+        community=int(tree.community[node]),
+        steps=tuple(steps),
+        utilities=tuple(float(v) for v in u),
+        node=node,
+    )

@@ -58,14 +58,21 @@ def _next_pending(pending: tuple[bool, ...], after: int) -> int:
     return -1
 
 
-def start_round(config: GameConfig, round_: int, contrib: tuple[int, ...],
-                active: tuple[bool, ...]) -> BettingState:
+def start_round(
+    config: GameConfig, round_: int, contrib: tuple[int, ...], active: tuple[bool, ...]
+) -> BettingState:
     """State at the start of betting round ``round_``: the lowest active seat acts first."""
     n = config.num_seats
     pending = tuple(active)
-    return BettingState(round=round_, contrib=tuple(contrib), active=tuple(active),
-                        raised=(False,) * n, num_raises=0, pending=pending,
-                        to_act=_next_pending(pending, -1))
+    return BettingState(
+        round=round_,
+        contrib=tuple(contrib),
+        active=tuple(active),
+        raised=(False,) * n,
+        num_raises=0,
+        pending=pending,
+        to_act=_next_pending(pending, -1),
+    )
 
 
 def initial_state(config: GameConfig) -> BettingState:
@@ -125,8 +132,15 @@ def step(config: GameConfig, state: BettingState, action: int) -> BettingState:
         pending[seat] = False
     pending_t = tuple(pending)
     to_act = -1 if sum(active) == 1 else _next_pending(pending_t, seat)
-    return replace(state, contrib=tuple(contrib), active=tuple(active), raised=tuple(raised),
-                   num_raises=num_raises, pending=pending_t, to_act=to_act)
+    return replace(
+        state,
+        contrib=tuple(contrib),
+        active=tuple(active),
+        raised=tuple(raised),
+        num_raises=num_raises,
+        pending=pending_t,
+        to_act=to_act,
+    )
 
 
 def hand_strength(rank: int, community: int, num_ranks: int) -> int:

@@ -102,8 +102,12 @@ class Finding:
         return text
 
     def to_dict(self) -> dict:
-        return {"file": self.file, "line": self.line, "infoset": self.infoset,
-                "message": self.message}
+        return {
+            "file": self.file,
+            "line": self.line,
+            "infoset": self.infoset,
+            "message": self.message,
+        }
 
 
 class SubmissionError(TeamLeducError):
@@ -115,8 +119,14 @@ class SubmissionError(TeamLeducError):
 
     exit_code = 1
 
-    def __init__(self, message: str, file: str | None = None, line: int | None = None,
-                 infoset: str | None = None, findings: list[Finding] | None = None):
+    def __init__(
+        self,
+        message: str,
+        file: str | None = None,
+        line: int | None = None,
+        infoset: str | None = None,
+        findings: list[Finding] | None = None,
+    ):
         self.finding = Finding(file, line, infoset, message)
         self.findings = list(findings) if findings else [self.finding]
         self.file, self.line, self.infoset, self.message = file, line, infoset, message
@@ -125,10 +135,10 @@ class SubmissionError(TeamLeducError):
 
 @dataclass(frozen=True)
 class _Member:
-    name: str       # base name
-    display: str    # path inside the container, as shown to the user
-    size: int       # declared size in bytes
-    ref: object     # Path (folder) or ZipInfo (zip)
+    name: str  # base name
+    display: str  # path inside the container, as shown to the user
+    size: int  # declared size in bytes
+    ref: object  # Path (folder) or ZipInfo (zip)
 
 
 _ABSOLUTE = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
@@ -148,14 +158,14 @@ class Container:
     """
 
     path: Path
-    kind: str                       # "folder" or "zip"
-    label: str                      # prefix of displayed names ("" or e.g. "team13.zip")
-    top: str                        # the one top folder holding the files, "" at the root
+    kind: str  # "folder" or "zip"
+    label: str  # prefix of displayed names ("" or e.g. "team13.zip")
+    top: str  # the one top folder holding the files, "" at the root
     members: dict[str, _Member]
     warnings: list[Finding] = field(default_factory=list)
     _zip: zipfile.ZipFile | None = None
 
-    def __enter__(self) -> "Container":
+    def __enter__(self) -> Container:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -186,8 +196,10 @@ class Container:
         if self.kind == "zip":
             self._check_ratio(m)
         if m.size > limit:
-            raise SubmissionError(f"refused: {m.size:,} bytes, above the limit of {limit:,} bytes "
-                                  f"for {what}", file=m.display)
+            raise SubmissionError(
+                f"refused: {m.size:,} bytes, above the limit of {limit:,} bytes for {what}",
+                file=m.display,
+            )
         if self.kind == "zip":
             return self._read_zip(m, limit)
         return self._read_file(m, limit)
@@ -203,8 +215,10 @@ class Container:
             if not stat.S_ISREG(st.st_mode):
                 raise SubmissionError("not a regular file", file=m.display)
             if st.st_size > limit:
-                raise SubmissionError(f"refused: {st.st_size:,} bytes, above the limit of "
-                                      f"{limit:,} bytes", file=m.display)
+                raise SubmissionError(
+                    f"refused: {st.st_size:,} bytes, above the limit of {limit:,} bytes",
+                    file=m.display,
+                )
             with os.fdopen(fd, "rb", closefd=False) as f:
                 data = f.read(limit + 1)
         except OSError as e:
@@ -224,19 +238,31 @@ class Container:
                 raise SubmissionError(
                     f"refused as a zip bomb: {info.compress_size:,} compressed bytes expand to "
                     f"{info.file_size:,} (ratio {ratio:,.0f}:1, limit {MAX_COMPRESSION_RATIO}:1)",
-                    file=m.display)
+                    file=m.display,
+                )
 
     def _read_zip(self, m: _Member, limit: int) -> bytes:
         info: zipfile.ZipInfo = m.ref
         try:
             with self._zip.open(info) as f:
                 data = f.read(limit + 1)
-        except (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, OSError, ValueError,
-                NotImplementedError, RuntimeError) as e:
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            lzma.LZMAError,
+            EOFError,
+            OSError,
+            ValueError,
+            NotImplementedError,
+            RuntimeError,
+        ) as e:
             raise SubmissionError(f"corrupt archive entry: {e}", file=m.display) from None
         if len(data) > limit or len(data) != info.file_size:
-            raise SubmissionError(f"corrupt archive entry: {len(data):,} bytes where "
-                                  f"{info.file_size:,} were declared", file=m.display)
+            raise SubmissionError(
+                f"corrupt archive entry: {len(data):,} bytes where "
+                f"{info.file_size:,} were declared",
+                file=m.display,
+            )
         return data
 
 
@@ -259,8 +285,9 @@ def _layout(files: dict[str, tuple[list[str], object, int]], dirs: set[str], whe
     if depths == {1}:
         top = ""
         if dirs:
-            raise SubmissionError(f"refused: folder '{sorted(dirs)[0]}/' next to the files; {rule}",
-                                  file=where)
+            raise SubmissionError(
+                f"refused: folder '{sorted(dirs)[0]}/' next to the files; {rule}", file=where
+            )
     elif depths == {2} and len(tops) == 1:
         top = tops.pop()
         extra = sorted(d for d in dirs if d != top)
@@ -288,11 +315,15 @@ def open_container(path, label: str = "") -> Container:
     if path.is_dir():
         return _open_folder(path, label)
     if not path.is_file():
-        raise SubmissionError("not a folder or a .zip archive (not a regular file)", file=label or path.name)
+        raise SubmissionError(
+            "not a folder or a .zip archive (not a regular file)", file=label or path.name
+        )
     if zipfile.is_zipfile(path):
         return _open_zip(path, label)
     if path.suffix.lower() == ".zip":
-        raise SubmissionError("not a valid zip archive (corrupt or truncated)", file=label or path.name)
+        raise SubmissionError(
+            "not a valid zip archive (corrupt or truncated)", file=label or path.name
+        )
     raise SubmissionError("not a folder or a .zip archive", file=label or path.name)
 
 
@@ -300,12 +331,20 @@ def _ignored_warning(ignored: list[str], label: str) -> list[Finding]:
     if not ignored:
         return []
     shown = ", ".join(ignored[:3]) + (f" and {len(ignored) - 3} more" if len(ignored) > 3 else "")
-    return [Finding(label or None, None, None,
-                    f"ignored {len(ignored)} hidden or macOS metadata entr"
-                    f"{'y' if len(ignored) == 1 else 'ies'}: {shown}")]
+    return [
+        Finding(
+            label or None,
+            None,
+            None,
+            f"ignored {len(ignored)} hidden or macOS metadata entr"
+            f"{'y' if len(ignored) == 1 else 'ies'}: {shown}",
+        )
+    ]
 
 
-def _scan_dir(path: Path, rel: list[str], files: dict, dirs: set, ignored: list, depth: int) -> None:
+def _scan_dir(
+    path: Path, rel: list[str], files: dict, dirs: set, ignored: list, depth: int
+) -> None:
     try:
         entries = sorted(os.scandir(path), key=lambda e: e.name)
     except OSError as e:
@@ -321,14 +360,16 @@ def _scan_dir(path: Path, rel: list[str], files: dict, dirs: set, ignored: list,
             raise SubmissionError("refused: symbolic link", file=key)
         if stat.S_ISDIR(st.st_mode):
             dirs.add(key)
-            if depth < 2:    # one level is allowed; the second is listed to be refused
+            if depth < 2:  # one level is allowed; the second is listed to be refused
                 _scan_dir(Path(entry.path), parts, files, dirs, ignored, depth + 1)
             else:
                 files[key + "/..."] = (parts + ["..."], None, 0)
         elif stat.S_ISREG(st.st_mode):
             files[key] = (parts, Path(entry.path), st.st_size)
         else:
-            raise SubmissionError("refused: not a regular file (a pipe, socket or device)", file=key)
+            raise SubmissionError(
+                "refused: not a regular file (a pipe, socket or device)", file=key
+            )
 
 
 def _open_folder(path: Path, label: str) -> Container:
@@ -337,30 +378,46 @@ def _open_folder(path: Path, label: str) -> Container:
     ignored: list[str] = []
     _scan_dir(path, [], files, dirs, ignored, 1)
     top, members = _layout(files, dirs, label or path.name or str(path))
-    return Container(path=path, kind="folder", label=label, top=top,
-                     members={n: _Member(n, _join(label, key), size, ref)
-                              for n, (key, ref, size) in members.items()},
-                     warnings=_ignored_warning(ignored, label))
+    return Container(
+        path=path,
+        kind="folder",
+        label=label,
+        top=top,
+        members={
+            n: _Member(n, _join(label, key), size, ref) for n, (key, ref, size) in members.items()
+        },
+        warnings=_ignored_warning(ignored, label),
+    )
 
 
 def _open_zip(path: Path, label: str) -> Container:
     where = label or path.name
     try:
         zf = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError,
-            NotImplementedError) as e:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        OSError,
+        ValueError,
+        EOFError,
+        NotImplementedError,
+    ) as e:
         raise SubmissionError(f"not a readable zip archive: {e}", file=where) from None
     try:
         infos = zf.infolist()
         if len(infos) > MAX_ENTRIES:
-            raise SubmissionError(f"refused: {len(infos):,} entries (limit {MAX_ENTRIES:,})", file=where)
+            raise SubmissionError(
+                f"refused: {len(infos):,} entries (limit {MAX_ENTRIES:,})", file=where
+            )
         files: dict = {}
         dirs: set = set()
         ignored: list[str] = []
         for info in infos:
             name = info.filename
             if any(ord(ch) < 32 for ch in name):
-                raise SubmissionError(f"refused: entry name with control characters {name!r}", file=where)
+                raise SubmissionError(
+                    f"refused: entry name with control characters {name!r}", file=where
+                )
             if _ABSOLUTE.match(name):
                 raise SubmissionError(f"refused: absolute path '{name}' in the archive", file=where)
             parts = [p for p in re.split(r"[/\\]", name) if p not in ("", ".")]
@@ -378,10 +435,15 @@ def _open_zip(path: Path, label: str) -> Container:
                 dirs.add(key)
                 continue
             if info.flag_bits & 0x1:
-                raise SubmissionError(f"refused: '{key}' is encrypted (password-protected "
-                                      f"archives are not supported)", file=where)
+                raise SubmissionError(
+                    f"refused: '{key}' is encrypted (password-protected "
+                    f"archives are not supported)",
+                    file=where,
+                )
             if key in files:
-                raise SubmissionError(f"refused: duplicate entry '{key}' in the archive", file=where)
+                raise SubmissionError(
+                    f"refused: duplicate entry '{key}' in the archive", file=where
+                )
             files[key] = (parts, info, info.file_size)
         # folders implied by file paths count as folders too
         for parts, _, _ in files.values():
@@ -391,7 +453,14 @@ def _open_zip(path: Path, label: str) -> Container:
     except BaseException:
         zf.close()
         raise
-    return Container(path=path, kind="zip", label=label, top=top,
-                     members={n: _Member(n, _join(label, key), size, ref)
-                              for n, (key, ref, size) in members.items()},
-                     warnings=_ignored_warning(ignored, label or path.name), _zip=zf)
+    return Container(
+        path=path,
+        kind="zip",
+        label=label,
+        top=top,
+        members={
+            n: _Member(n, _join(label, key), size, ref) for n, (key, ref, size) in members.items()
+        },
+        warnings=_ignored_warning(ignored, label or path.name),
+        _zip=zf,
+    )

@@ -49,8 +49,15 @@ import numpy as np
 
 from .config import GameConfig, get_config
 from .infosets import InfosetTable, format_rows, infoset_tables
-from .safeio import (DEFAULT_CAP, META_LIMIT, META_NAME, Container, Finding, SubmissionError,
-                     csv_limit)
+from .safeio import (
+    DEFAULT_CAP,
+    META_LIMIT,
+    META_NAME,
+    Container,
+    Finding,
+    SubmissionError,
+    csv_limit,
+)
 from .tree import build_tree
 
 #: rows and the meta-strategy must sum to 1 within this
@@ -61,8 +68,17 @@ ACTION_NAMES = {"c": "call/check", "r": "raise", "f": "fold"}
 _BOM = b"\xef\xbb\xbf"
 _NUMBER_BYTES = b"0123456789.eE+-"
 _BLANKS = b" \t"
-_NONFINITE_WORDS = {b"nan", b"+nan", b"-nan", b"inf", b"+inf", b"-inf", b"infinity",
-                    b"+infinity", b"-infinity"}
+_NONFINITE_WORDS = {
+    b"nan",
+    b"+nan",
+    b"-nan",
+    b"inf",
+    b"+inf",
+    b"-inf",
+    b"infinity",
+    b"+infinity",
+    b"-infinity",
+}
 
 #: bytes that may appear in a strategy CSV after CRLF and BOM handling
 _CSV_ALLOWED = np.zeros(256, bool)
@@ -74,6 +90,7 @@ _LINE_SEPARATORS = np.frombuffer(b",,\n", np.uint8)
 # --------------------------------------------------------------------------------------------
 # The model
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, eq=False)
 class Submission:
@@ -93,15 +110,18 @@ class Submission:
         probs = np.asarray(self.probs, dtype=np.float64).reshape(-1)
         seats = tuple(sorted(int(s) for s in self.seats))
         if signals.shape != probs.shape or signals.size == 0:
-            raise ValueError(f"signals {signals.shape} and probs {probs.shape} must be equal, non-empty")
+            raise ValueError(
+                f"signals {signals.shape} and probs {probs.shape} must be equal, non-empty"
+            )
         if len(set(seats)) != len(seats) or set(seats) != set(self.strategies):
             raise ValueError(f"seats {seats} and strategy keys {sorted(self.strategies)} differ")
         strategies = {}
         for s in seats:
             a = np.asarray(self.strategies[s], dtype=np.float64)
             if a.ndim != 3 or a.shape[0] != signals.size or a.shape[2] != 3:
-                raise ValueError(f"strategy of seat {s + 1} has shape {a.shape}; "
-                                 f"expected ({signals.size}, n, 3)")
+                raise ValueError(
+                    f"strategy of seat {s + 1} has shape {a.shape}; expected ({signals.size}, n, 3)"
+                )
             strategies[s] = a
         object.__setattr__(self, "signals", signals)
         object.__setattr__(self, "probs", probs)
@@ -112,7 +132,7 @@ class Submission:
     def num_signals(self) -> int:
         return int(self.signals.size)
 
-    def restrict(self, seats) -> "Submission":
+    def restrict(self, seats) -> Submission:
         """The same meta-strategy with only ``seats`` (0-based), e.g. one team."""
         seats = tuple(sorted(seats))
         missing = set(seats) - set(self.seats)
@@ -160,8 +180,12 @@ def uniform_submission(config, seats=None) -> Submission:
     config = get_config(config)
     tables = infoset_tables(build_tree(config))
     seats = tuple(range(config.num_seats)) if seats is None else tuple(seats)
-    return Submission(np.array([0]), np.array([1.0]), seats,
-                      {s: tables[s].uniform_strategy()[None] for s in seats})
+    return Submission(
+        np.array([0]),
+        np.array([1.0]),
+        seats,
+        {s: tables[s].uniform_strategy()[None] for s in seats},
+    )
 
 
 @dataclass(frozen=True)
@@ -173,9 +197,9 @@ class MergedMixture:
     inputs). Each team's marginal equals its input distribution up to rounding.
     """
 
-    probs: np.ndarray     # (M,) float64, M <= K_A + K_B - 1
-    index_a: np.ndarray   # (M,) int64
-    index_b: np.ndarray   # (M,) int64
+    probs: np.ndarray  # (M,) float64, M <= K_A + K_B - 1
+    index_a: np.ndarray  # (M,) int64
+    index_b: np.ndarray  # (M,) int64
 
 
 def _cumulative(p: np.ndarray, which: str) -> np.ndarray:
@@ -198,15 +222,17 @@ def merge_team_mixtures(probs_a, probs_b) -> MergedMixture:
     """
     ca = _cumulative(probs_a, "A")
     cb = _cumulative(probs_b, "B")
-    edges = np.union1d(ca, cb)               # sorted, unique, ends at 1.0
+    edges = np.union1d(ca, cb)  # sorted, unique, ends at 1.0
     lower = np.concatenate([[0.0], edges[:-1]])
     width = edges - lower
     keep = width > 0
     right = edges[keep]
     # cell (lower, right] lies in team A's interval i with ca[i-1] < right <= ca[i]
-    return MergedMixture(probs=width[keep],
-                         index_a=np.searchsorted(ca, right, side="left").astype(np.int64),
-                         index_b=np.searchsorted(cb, right, side="left").astype(np.int64))
+    return MergedMixture(
+        probs=width[keep],
+        index_a=np.searchsorted(ca, right, side="left").astype(np.int64),
+        index_b=np.searchsorted(cb, right, side="left").astype(np.int64),
+    )
 
 
 def combine_teams(a: Submission, b: Submission) -> Submission:
@@ -236,6 +262,7 @@ def combine_teams(a: Submission, b: Submission) -> Submission:
 # Checking one file
 # --------------------------------------------------------------------------------------------
 
+
 @dataclass
 class FileCheck:
     """What checking one file found.
@@ -254,9 +281,11 @@ class FileCheck:
 
 def _show(raw: bytes, limit: int = 60) -> str:
     """Printable ASCII form of (the start of) a line, for messages."""
-    text = "".join(ch if 32 <= ord(ch) < 127 else ch.encode("unicode_escape").decode("ascii")
-                   for ch in raw[:4 * limit].decode("utf-8", "backslashreplace"))
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    text = "".join(
+        ch if 32 <= ord(ch) < 127 else ch.encode("unicode_escape").decode("ascii")
+        for ch in raw[: 4 * limit].decode("utf-8", "backslashreplace")
+    )
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def prepare_text(data: bytes, display: str, errors: list, warnings: list) -> bytes | None:
@@ -272,13 +301,22 @@ def prepare_text(data: bytes, display: str, errors: list, warnings: list) -> byt
         return None
     nul = data.find(b"\x00")
     if nul >= 0:
-        errors.append(Finding(display, data.count(b"\n", 0, nul) + 1, None,
-                              "binary data, not text (a NUL byte); expected UTF-8 text"))
+        errors.append(
+            Finding(
+                display,
+                data.count(b"\n", 0, nul) + 1,
+                None,
+                "binary data, not text (a NUL byte); expected UTF-8 text",
+            )
+        )
         return None
     if data.startswith(_BOM):
-        data = data[len(_BOM):]
-        warnings.append(Finding(display, None, None,
-                                "starts with a UTF-8 byte-order mark: accepted and ignored"))
+        data = data[len(_BOM) :]
+        warnings.append(
+            Finding(
+                display, None, None, "starts with a UTF-8 byte-order mark: accepted and ignored"
+            )
+        )
         if not data:
             errors.append(Finding(display, None, None, "empty file (only a byte-order mark)"))
             return None
@@ -287,8 +325,7 @@ def prepare_text(data: bytes, display: str, errors: list, warnings: list) -> byt
         warnings.append(Finding(display, None, None, "Windows (CRLF) line endings: accepted"))
     if not data.endswith(b"\n"):
         data += b"\n"
-        warnings.append(Finding(display, None, None,
-                                "no newline after the last line: accepted"))
+        warnings.append(Finding(display, None, None, "no newline after the last line: accepted"))
     return data
 
 
@@ -308,8 +345,11 @@ def parse_number(token: bytes, k: int) -> tuple[float | None, str | None]:
             else:
                 text = t.decode("utf-8", "replace")
                 odd = next(c for c in text if ord(c) >= 128)
-                what = (f"the byte 0x{t[t.index(ch)]:02x} (not UTF-8)" if odd == "\ufffd"
-                        else f"the non-ASCII character U+{ord(odd):04X}")
+                what = (
+                    f"the byte 0x{t[t.index(ch)]:02x} (not UTF-8)"
+                    if odd == "\ufffd"
+                    else f"the non-ASCII character U+{ord(odd):04X}"
+                )
             return None, f"value {k} ('{_show(t)}') contains {what}"
     try:
         return float(t), None
@@ -328,8 +368,11 @@ def parse_line(raw: bytes, nfields: int) -> tuple[list[float] | None, str | None
             hint = " (separate the values with commas, not semicolons)"
         elif len(fields) == 1 and (b" " in raw.strip() or b"\t" in raw.strip()):
             hint = " (separate the values with commas)"
-        return None, f"{len(fields)} value{'s' if len(fields) != 1 else ''} where {nfields} " \
-                     f"comma-separated values are expected{hint}"
+        return (
+            None,
+            f"{len(fields)} value{'s' if len(fields) != 1 else ''} where {nfields} "
+            f"comma-separated values are expected{hint}",
+        )
     values = []
     for k, token in enumerate(fields, 1):
         v, why = parse_number(token, k)
@@ -345,7 +388,7 @@ def value_problems(values: np.ndarray, legal: np.ndarray | None, rows: np.ndarra
     c = [values[:, k] for k in range(3)]
     with np.errstate(invalid="ignore"):
         total = c[0] + c[1] + c[2]
-        bad = ~np.isfinite(total)                  # any nan or inf makes the sum non-finite
+        bad = ~np.isfinite(total)  # any nan or inf makes the sum non-finite
         bad |= np.minimum(np.minimum(c[0], c[1]), c[2]) < 0
         bad |= np.maximum(np.maximum(c[0], c[1]), c[2]) > 1
         bad |= np.abs(total - 1.0) > TOLERANCE
@@ -373,8 +416,10 @@ def describe_values(v: np.ndarray, legal: np.ndarray | None, columns: str) -> st
     if legal is not None:
         for k, ch in enumerate(columns):
             if not legal[k] and v[k] != 0:
-                reasons.append(f"p_{ch} = {float(v[k])!r} on an illegal action "
-                               f"({ACTION_NAMES[ch.lower()]} is not legal here; it must be 0)")
+                reasons.append(
+                    f"p_{ch} = {float(v[k])!r} on an illegal action "
+                    f"({ACTION_NAMES[ch.lower()]} is not legal here; it must be 0)"
+                )
     return "; ".join(reasons)
 
 
@@ -386,18 +431,28 @@ def _csv_pandas(data: bytes, num_lines: int) -> np.ndarray | None:
     """Parse well-formed CSV bytes (every line exactly three fields) to (L, 3) float64, or None
     if pandas refuses a token. pandas' C parser is correctly rounded."""
     import pandas as pd
+
     try:
-        frame = pd.read_csv(io.BytesIO(data), header=None, names=[0, 1, 2], dtype=np.float64,
-                            na_filter=False, quoting=csv.QUOTE_NONE, skip_blank_lines=False,
-                            engine="c", low_memory=False)
+        frame = pd.read_csv(
+            io.BytesIO(data),
+            header=None,
+            names=[0, 1, 2],
+            dtype=np.float64,
+            na_filter=False,
+            quoting=csv.QUOTE_NONE,
+            skip_blank_lines=False,
+            engine="c",
+            low_memory=False,
+        )
     except (ValueError, TypeError, pd.errors.ParserError):
         return None
     values = np.ascontiguousarray(frame.to_numpy(dtype=np.float64))
     return values if values.shape == (num_lines, 3) else None
 
 
-def parse_strategy_csv(data: bytes, display: str, table: InfosetTable,
-                       cap: int = DEFAULT_CAP) -> FileCheck:
+def parse_strategy_csv(
+    data: bytes, display: str, table: InfosetTable, cap: int = DEFAULT_CAP
+) -> FileCheck:
     """Check the bytes of ``strategy{j}-player{i}.csv`` against seat ``table.seat``."""
     out = FileCheck(values=None)
     data = prepare_text(data, display, out.errors, out.warnings)
@@ -405,19 +460,27 @@ def parse_strategy_csv(data: bytes, display: str, table: InfosetTable,
         return out
     n = table.size
     num_lines = data.count(b"\n")
-    if num_lines > 2 * n + 1000:         # far off: do not index millions of junk lines
-        out.errors.append(Finding(display, None, None,
-                                  f"{num_lines:,} lines where seat {table.seat + 1} of "
-                                  f"{table.tree.config.name} has {n:,} information sets (one line each)"))
+    if num_lines > 2 * n + 1000:  # far off: do not index millions of junk lines
+        out.errors.append(
+            Finding(
+                display,
+                None,
+                None,
+                f"{num_lines:,} lines where seat {table.seat + 1} of "
+                f"{table.tree.config.name} has {n:,} information sets (one line each)",
+            )
+        )
         return out
     u = np.frombuffer(data, np.uint8)
     # structure: blank lines, characters that cannot occur, exactly two commas per line.
     # Fast test first: the separators, in order, must read ", , \n" on every line.
     structure_bad = np.zeros(num_lines, bool)
     separators = u[np.flatnonzero((u == 44) | (u == 10))]
-    well_formed = (separators.size == 3 * num_lines
-                   and (separators.reshape(-1, 3) == _LINE_SEPARATORS).all()
-                   and not data.translate(None, _CSV_ALLOWED_BYTES))
+    well_formed = (
+        separators.size == 3 * num_lines
+        and (separators.reshape(-1, 3) == _LINE_SEPARATORS).all()
+        and not data.translate(None, _CSV_ALLOWED_BYTES)
+    )
     if not well_formed:
         nl = np.flatnonzero(u == 10)
         starts = np.empty(num_lines, np.int64)
@@ -435,7 +498,7 @@ def parse_strategy_csv(data: bytes, display: str, table: InfosetTable,
     parse_bad = np.zeros(num_lines, bool)
     if not structure_bad.any():
         values = _csv_pandas(data, num_lines)
-    if values is None:               # find the lines pandas refused (error path only)
+    if values is None:  # find the lines pandas refused (error path only)
         values = np.full((num_lines, 3), np.nan)
         lines = data.split(b"\n")
         for i in np.flatnonzero(~structure_bad).tolist():
@@ -454,10 +517,16 @@ def parse_strategy_csv(data: bytes, display: str, table: InfosetTable,
     if not aligned:
         seat = table.seat + 1
         extra = f"; line {n + 1} is past the last information set" if num_lines > n else ""
-        out.errors.append(Finding(display, None, None,
-                                  f"{num_lines:,} lines where seat {seat} of "
-                                  f"{table.tree.config.name} has {n:,} information sets "
-                                  f"(one line each){extra}"))
+        out.errors.append(
+            Finding(
+                display,
+                None,
+                None,
+                f"{num_lines:,} lines where seat {seat} of "
+                f"{table.tree.config.name} has {n:,} information sets "
+                f"(one line each){extra}",
+            )
+        )
     if bad.size:
         strings = table.strings if aligned else None
         lines = data.split(b"\n")
@@ -467,8 +536,9 @@ def parse_strategy_csv(data: bytes, display: str, table: InfosetTable,
                 why = parse_line(raw, 3)[1] or "malformed line"
             else:
                 why = describe_values(values[i], legal[i] if aligned else None, "crf")
-            out.errors.append(Finding(display, i + 1, strings[i] if strings else None,
-                                      f'{why}: "{_show(raw)}"'))
+            out.errors.append(
+                Finding(display, i + 1, strings[i] if strings else None, f'{why}: "{_show(raw)}"')
+            )
         if bad.size > cap:
             out.errors.append(_more(display, int(bad.size - cap), cap))
     if not out.errors:
@@ -479,6 +549,7 @@ def parse_strategy_csv(data: bytes, display: str, table: InfosetTable,
 # --------------------------------------------------------------------------------------------
 # The meta-strategy
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass
 class MetaCheck:
@@ -517,11 +588,16 @@ def parse_meta(data: bytes, display: str = META_NAME, cap: int = DEFAULT_CAP) ->
             j_raw = fields[0].strip(_BLANKS)
             p, why = parse_number(fields[1], 2)
             if not _SIGNAL.fullmatch(j_raw):
-                why = (f"signal '{_show(j_raw)}' is not a non-negative integer"
-                       if len(j_raw) <= 18 or not j_raw.isdigit() else "signal id is too large")
+                why = (
+                    f"signal '{_show(j_raw)}' is not a non-negative integer"
+                    if len(j_raw) <= 18 or not j_raw.isdigit()
+                    else "signal id is too large"
+                )
             elif len(j_raw) > 1 and j_raw.startswith(b"0"):
-                why = (f"signal '{_show(j_raw)}': write it without leading zeros ({int(j_raw)}), "
-                       f"as in its file names")
+                why = (
+                    f"signal '{_show(j_raw)}': write it without leading zeros ({int(j_raw)}), "
+                    f"as in its file names"
+                )
             elif int(j_raw) in seen:
                 why = f"signal {int(j_raw)} is listed twice (first on line {seen[int(j_raw)]})"
             elif why is None and not (0.0 <= p <= 1.0 and np.isfinite(p)):
@@ -541,28 +617,37 @@ def parse_meta(data: bytes, display: str = META_NAME, cap: int = DEFAULT_CAP) ->
     if not bad:
         total = float(np.sum(out.probs))
         if abs(total - 1.0) > TOLERANCE:
-            out.errors.append(Finding(display, None, None, f"the probabilities sum to {total!r}, "
-                                                           f"not 1 (tolerance {TOLERANCE:g})"))
+            out.errors.append(
+                Finding(
+                    display,
+                    None,
+                    None,
+                    f"the probabilities sum to {total!r}, not 1 (tolerance {TOLERANCE:g})",
+                )
+            )
     return out
 
 
 def format_meta(signals, probs) -> str:
     """Text of ``meta-strategy.csv``: ``j,p`` lines, shortest round-trip decimals."""
-    return "".join(f"{int(j)},{float(p)!r}\n" for j, p in zip(np.asarray(signals).tolist(),
-                                                             np.asarray(probs).tolist()))
+    return "".join(
+        f"{int(j)},{float(p)!r}\n"
+        for j, p in zip(np.asarray(signals).tolist(), np.asarray(probs).tolist())
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # Reading a whole submission
 # --------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class StrategyFormat:
     """How the strategy files of one submission format are named, bounded and parsed."""
 
-    name: str                                           # "csv" or "npy2025"
-    extension: str                                      # "csv" or "npy"
-    limit: Callable[[int], int]                         # bytes allowed for n information sets
+    name: str  # "csv" or "npy2025"
+    extension: str  # "csv" or "npy"
+    limit: Callable[[int], int]  # bytes allowed for n information sets
     parse: Callable[[bytes, str, InfosetTable, int], FileCheck]
 
     def file_name(self, signal: int, seat: int) -> str:
@@ -596,8 +681,10 @@ def whole_teams(config: GameConfig, seats) -> tuple[int, ...]:
         inside = set(team) & set(seats)
         if inside and inside != set(team):
             teams = " and ".join(",".join(str(s + 1) for s in t) for t in config.teams)
-            raise ValueError(f"seats {','.join(str(s + 1) for s in seats)} do not form whole "
-                             f"teams (the teams of {config.name} are {teams})")
+            raise ValueError(
+                f"seats {','.join(str(s + 1) for s in seats)} do not form whole "
+                f"teams (the teams of {config.name} are {teams})"
+            )
     return seats
 
 
@@ -609,8 +696,14 @@ def _memory_budget() -> int:
         return 8 * 2**30
 
 
-def read_container(container: Container, config: GameConfig, fmt: StrategyFormat = CSV_FORMAT,
-                   seats=None, keep: bool = True, cap: int = DEFAULT_CAP) -> ReadResult:
+def read_container(
+    container: Container,
+    config: GameConfig,
+    fmt: StrategyFormat = CSV_FORMAT,
+    seats=None,
+    keep: bool = True,
+    cap: int = DEFAULT_CAP,
+) -> ReadResult:
     """Check (and with ``keep`` load) every file of an open submission.
 
     ``seats`` (0-based) are the seats whose files are required; None takes every team that
@@ -630,17 +723,25 @@ def read_container(container: Container, config: GameConfig, fmt: StrategyFormat
     meta_ok = False
     if META_NAME in names:
         try:
-            meta = parse_meta(container.read(META_NAME, META_LIMIT, "the meta-strategy"),
-                              container.display(META_NAME), cap)
+            meta = parse_meta(
+                container.read(META_NAME, META_LIMIT, "the meta-strategy"),
+                container.display(META_NAME),
+                cap,
+            )
             meta_ok = True
         except SubmissionError as e:
             out.errors.append(e.finding)
         out.errors += meta.errors
         out.warnings += meta.warnings
     else:
-        out.errors.append(Finding(container.display(META_NAME), None, None,
-                                  "missing: every submission needs meta-strategy.csv"
-                                  + missing_hint(META_NAME)))
+        out.errors.append(
+            Finding(
+                container.display(META_NAME),
+                None,
+                None,
+                "missing: every submission needs meta-strategy.csv" + missing_hint(META_NAME),
+            )
+        )
 
     # 2. the strategy files present, and the seats to check
     pattern = re.compile(rf"strategy(0|[1-9]\d{{0,17}})-player([1-9]\d{{0,2}})\.{fmt.extension}")
@@ -653,8 +754,15 @@ def read_container(container: Container, config: GameConfig, fmt: StrategyFormat
         present = {s for _, s in found}
         seats = tuple(s for team in config.teams if present & set(team) for s in team)
         if not seats:
-            out.errors.append(Finding(None, None, None, f"no strategy files (named like "
-                                      f"{fmt.file_name(0, 0)}) for any seat of {config.name}"))
+            out.errors.append(
+                Finding(
+                    None,
+                    None,
+                    None,
+                    f"no strategy files (named like "
+                    f"{fmt.file_name(0, 0)}) for any seat of {config.name}",
+                )
+            )
     out.seats = seats = tuple(sorted(seats))
 
     # 3. each listed signal (every one found if the meta file is missing) for each seat
@@ -663,10 +771,16 @@ def read_container(container: Container, config: GameConfig, fmt: StrategyFormat
     if keep:
         need = 24 * len(signals) * sum(tables[s].size for s in seats)
         if need > _memory_budget():
-            out.errors.append(Finding(None, None, None,
-                                      f"too large to load: {len(signals):,} signals need "
-                                      f"{need / 2**30:,.1f} GiB, more than half of this machine's "
-                                      f"memory (validation reads one file at a time and still works)"))
+            out.errors.append(
+                Finding(
+                    None,
+                    None,
+                    None,
+                    f"too large to load: {len(signals):,} signals need "
+                    f"{need / 2**30:,.1f} GiB, more than half of this machine's "
+                    f"memory (validation reads one file at a time and still works)",
+                )
+            )
             keep = False
     arrays = {s: np.empty((len(signals), tables[s].size, 3)) for s in seats} if keep else {}
     used = {META_NAME}
@@ -678,16 +792,23 @@ def read_container(container: Container, config: GameConfig, fmt: StrategyFormat
             if name not in names:
                 num_missing += 1
                 if len(missing) < cap:
-                    missing.append(Finding(container.display(name), None, None,
-                                           f"missing: signal {j} needs a strategy file for seat "
-                                           f"{s + 1}{missing_hint(name)}"))
+                    missing.append(
+                        Finding(
+                            container.display(name),
+                            None,
+                            None,
+                            f"missing: signal {j} needs a strategy file for seat "
+                            f"{s + 1}{missing_hint(name)}",
+                        )
+                    )
                 continue
             used.add(name)
             out.files_checked += 1
             table = tables[s]
             try:
-                data = container.read(name, fmt.limit(table.size),
-                                      f"{table.size:,} information sets")
+                data = container.read(
+                    name, fmt.limit(table.size), f"{table.size:,} information sets"
+                )
             except SubmissionError as e:
                 out.errors.append(e.finding)
                 continue
@@ -710,14 +831,18 @@ def read_container(container: Container, config: GameConfig, fmt: StrategyFormat
         elif m and int(m.group(1)) not in listed:
             why = f"not read: signal {m.group(1)} is not listed in {META_NAME}"
         elif m and int(m.group(2)) - 1 not in seats:
-            why = (f"not read: seat {m.group(2)} is not checked (seats "
-                   f"{','.join(str(s + 1) for s in seats)})")
+            why = (
+                f"not read: seat {m.group(2)} is not checked (seats "
+                f"{','.join(str(s + 1) for s in seats)})"
+            )
         else:
             why = "not read: not a file of this submission format"
         out.warnings.append(Finding(container.display(name), None, None, why))
 
     if keep and not out.errors and signals:
-        out.submission = Submission(np.array(signals, np.int64), np.array(meta.probs), seats, arrays)
+        out.submission = Submission(
+            np.array(signals, np.int64), np.array(meta.probs), seats, arrays
+        )
     return out
 
 
@@ -729,14 +854,20 @@ def load_submission(path, config="team-leduc", seats=None) -> Submission:
     Raises :class:`SubmissionError` listing every problem if the submission is invalid
     (use :func:`teamleduc.validate.validate_submission` for the full report and warnings).
     """
-    from .formats2025 import read_path        # formats2025 builds on this module
+    from .formats2025 import read_path  # formats2025 builds on this module
+
     config = get_config(config)
     result = read_path(path, config, seats=seats, keep=True)
     if result.errors:
         first = result.errors[0]
         more = f" (and {len(result.errors) - 1} more problems)" if len(result.errors) > 1 else ""
-        raise SubmissionError(first.message + more, file=first.file, line=first.line,
-                              infoset=first.infoset, findings=result.errors)
+        raise SubmissionError(
+            first.message + more,
+            file=first.file,
+            line=first.line,
+            infoset=first.infoset,
+            findings=result.errors,
+        )
     return result.submission
 
 
@@ -813,8 +944,9 @@ def atomic_output(path, overwrite: bool = False) -> Iterator:
                     old.unlink(missing_ok=True)
 
 
-def write_submission(sub: Submission, path, *, overwrite: bool = False,
-                     config: GameConfig | None = None) -> Path:
+def write_submission(
+    sub: Submission, path, *, overwrite: bool = False, config: GameConfig | None = None
+) -> Path:
     """Write ``sub`` as CSV files into a folder, or a ``.zip`` if ``path`` ends in ``.zip``.
 
     Floats are written as their shortest round-trip decimal, so :func:`load_submission`
@@ -827,6 +959,8 @@ def write_submission(sub: Submission, path, *, overwrite: bool = False,
         out.add(META_NAME, format_meta(sub.signals, sub.probs).encode())
         for k, j in enumerate(sub.signals.tolist()):
             for s in sub.seats:
-                out.add(STRATEGY_CSV.format(signal=j, seat=s + 1),
-                        format_rows(sub.strategies[s][k]).encode())
+                out.add(
+                    STRATEGY_CSV.format(signal=j, seat=s + 1),
+                    format_rows(sub.strategies[s][k]).encode(),
+                )
     return Path(path)

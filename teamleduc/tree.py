@@ -76,7 +76,7 @@ class PublicTree:
         """Node ids grouped by depth: ``levels[d]`` holds every node at depth d, ascending."""
         order = np.argsort(self.depth, kind="stable")
         bounds = np.searchsorted(self.depth[order], np.arange(int(self.depth.max()) + 2))
-        return [order[bounds[d]:bounds[d + 1]].astype(np.int32) for d in range(len(bounds) - 1)]
+        return [order[bounds[d] : bounds[d + 1]].astype(np.int32) for d in range(len(bounds) - 1)]
 
     def decision_nodes(self, seat: int) -> np.ndarray:
         """Nodes where 0-based ``seat`` acts, in pre-order."""
@@ -105,16 +105,16 @@ class PublicTree:
 class _RoundTemplate:
     """One betting round from its start, in local pre-order, contributions relative to the start."""
 
-    parent: np.ndarray      # local parent, -1 at the round's first node
-    action: np.ndarray      # incoming action 0..2, -1 at the first node
-    actor: np.ndarray       # seat to act, -1 at leaves
-    depth: np.ndarray       # local depth
-    delta: np.ndarray       # (n, S) chips added during the round
-    active: np.ndarray      # (n, S)
-    leaf: np.ndarray        # 0 inner, 1 hand over (one seat left), 2 round over
+    parent: np.ndarray  # local parent, -1 at the round's first node
+    action: np.ndarray  # incoming action 0..2, -1 at the first node
+    actor: np.ndarray  # seat to act, -1 at leaves
+    depth: np.ndarray  # local depth
+    delta: np.ndarray  # (n, S) chips added during the round
+    active: np.ndarray  # (n, S)
+    leaf: np.ndarray  # 0 inner, 1 hand over (one seat left), 2 round over
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _round_template(config: GameConfig, round_: int, active0: tuple[bool, ...]) -> _RoundTemplate:
     start = rules.start_round(config, round_, (0,) * config.num_seats, active0)
     rows: list[tuple] = []  # (parent, action, actor, depth, contrib, active, leaf)
@@ -123,8 +123,17 @@ def _round_template(config: GameConfig, round_: int, active0: tuple[bool, ...]) 
         me = len(rows)
         status = state.status
         leaf = 0 if status == rules.TO_ACT else (1 if status == rules.HAND_OVER else 2)
-        rows.append((parent, action, state.to_act if leaf == 0 else -1, depth,
-                     state.contrib, state.active, leaf))
+        rows.append(
+            (
+                parent,
+                action,
+                state.to_act if leaf == 0 else -1,
+                depth,
+                state.contrib,
+                state.active,
+                leaf,
+            )
+        )
         if leaf == 0:
             for a in rules.legal_actions(config, state):
                 visit(rules.step(config, state, a), me, a, depth + 1)
@@ -132,11 +141,14 @@ def _round_template(config: GameConfig, round_: int, active0: tuple[bool, ...]) 
     visit(start, -1, -1, 0)
     cols = list(zip(*rows))
     return _RoundTemplate(
-        parent=np.array(cols[0], np.int32), action=np.array(cols[1], np.int16),
-        actor=np.array(cols[2], np.int8), depth=np.array(cols[3], np.int16),
+        parent=np.array(cols[0], np.int32),
+        action=np.array(cols[1], np.int16),
+        actor=np.array(cols[2], np.int8),
+        depth=np.array(cols[3], np.int16),
         delta=np.array(cols[4], np.int32).reshape(len(rows), config.num_seats),
         active=np.array(cols[5], bool).reshape(len(rows), config.num_seats),
-        leaf=np.array(cols[6], np.int8))
+        leaf=np.array(cols[6], np.int8),
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -161,7 +173,7 @@ def build_tree(config: GameConfig) -> PublicTree:
         seconds = [_round_template(config, 1, tuple(first.active[e])) for e in ends]
         sizes = np.ones(n1, np.int64)
         sizes[ends] += R * np.array([len(t.parent) for t in seconds], np.int64)
-        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])   # global id of each round-1 node
+        start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # global id of each round-1 node
         N = int(sizes.sum())
         parent = np.empty(N, np.int32)
         action = np.empty(N, np.int16)
@@ -204,9 +216,19 @@ def build_tree(config: GameConfig) -> PublicTree:
     nonroot = np.flatnonzero(parent >= 0)
     children[parent[nonroot], action[nonroot]] = nonroot
     legal = (children[:, :3] >= 0) & (kind == DECISION)[:, None]
-    arrays = dict(parent=parent, action=action, kind=kind, actor=actor, round=round_,
-                  depth=depth, contrib=contrib, active=active, community=community,
-                  children=children, legal=legal)
+    arrays = dict(
+        parent=parent,
+        action=action,
+        kind=kind,
+        actor=actor,
+        round=round_,
+        depth=depth,
+        contrib=contrib,
+        active=active,
+        community=community,
+        children=children,
+        legal=legal,
+    )
     for a in arrays.values():
         a.setflags(write=False)
     return PublicTree(config=config, **arrays)

@@ -64,12 +64,14 @@ class ValidationReport:
         sizes = sorted({self.infosets_per_seat[s] for s in self.seats}) if self.seats else []
         size = "/".join(f"{n:,}" for n in sizes)
         e, w = len(self.errors), len(self.warnings)
-        return (f"{'VALID' if self.ok else 'INVALID'}: {self.path}: "
-                f"{_FORMAT_WORDS.get(self.format, self.format)}, preset {self.preset}, seats {seats}, "
-                f"{self.num_signals} signal{'s' if self.num_signals != 1 else ''}, "
-                f"{self.files_checked} strategy file{'s' if self.files_checked != 1 else ''} checked"
-                + (f" ({size} information sets each)" if size else "")
-                + f"; {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}")
+        return (
+            f"{'VALID' if self.ok else 'INVALID'}: {self.path}: "
+            f"{_FORMAT_WORDS.get(self.format, self.format)}, preset {self.preset}, seats {seats}, "
+            f"{self.num_signals} signal{'s' if self.num_signals != 1 else ''}, "
+            f"{self.files_checked} strategy file{'s' if self.files_checked != 1 else ''} checked"
+            + (f" ({size} information sets each)" if size else "")
+            + f"; {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
+        )
 
     def __str__(self) -> str:
         lines = [f"error: {f}" for f in self.errors] + [f"warning: {f}" for f in self.warnings]
@@ -77,10 +79,16 @@ class ValidationReport:
 
     def to_dict(self) -> dict:
         from . import __version__
+
         return {
-            "version": __version__, "preset": self.preset, "path": self.path,
-            "format": self.format, "ok": self.ok, "seats": [s + 1 for s in self.seats],
-            "signals": self.num_signals, "files_checked": self.files_checked,
+            "version": __version__,
+            "preset": self.preset,
+            "path": self.path,
+            "format": self.format,
+            "ok": self.ok,
+            "seats": [s + 1 for s in self.seats],
+            "signals": self.num_signals,
+            "files_checked": self.files_checked,
             "infosets_per_seat": list(self.infosets_per_seat),
             "errors": [f.to_dict() for f in self.errors],
             "warnings": [f.to_dict() for f in self.warnings],
@@ -88,8 +96,9 @@ class ValidationReport:
         }
 
 
-def validate_submission(path, config: GameConfig | str = "team-leduc", seats=None,
-                        cap: int = DEFAULT_CAP) -> ValidationReport:
+def validate_submission(
+    path, config: GameConfig | str = "team-leduc", seats=None, cap: int = DEFAULT_CAP
+) -> ValidationReport:
     """Check the submission at ``path`` for ``config``.
 
     Parameters
@@ -106,7 +115,14 @@ def validate_submission(path, config: GameConfig | str = "team-leduc", seats=Non
     config = get_config(config)
     result = read_path(path, config, seats=seats, keep=False, cap=cap)
     sizes = tuple(t.size for t in infoset_tables(build_tree(config)))
-    return ValidationReport(path=str(Path(path)), preset=config.name, format=result.format,
-                            seats=tuple(result.seats), num_signals=len(result.signals),
-                            files_checked=result.files_checked, infosets_per_seat=sizes,
-                            errors=tuple(result.errors), warnings=tuple(result.warnings))
+    return ValidationReport(
+        path=str(Path(path)),
+        preset=config.name,
+        format=result.format,
+        seats=tuple(result.seats),
+        num_signals=len(result.signals),
+        files_checked=result.files_checked,
+        infosets_per_seat=sizes,
+        errors=tuple(result.errors),
+        warnings=tuple(result.warnings),
+    )

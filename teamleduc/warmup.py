@@ -12,6 +12,7 @@ import time
 def main() -> None:
     t0 = time.perf_counter()
     import teamleduc
+
     warmed = []
     for info in sorted(pkgutil.iter_modules(teamleduc.__path__), key=lambda m: m.name):
         if info.name in ("warmup", "__main__"):
@@ -21,7 +22,9 @@ def main() -> None:
         if hook is not None:
             hook()
             warmed.append(info.name)
-    print(f"teamleduc: kernels ready ({', '.join(warmed) or 'none'}) in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"teamleduc: kernels ready ({', '.join(warmed) or 'none'}) in {time.perf_counter() - t0:.1f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -38,9 +38,15 @@ def start(config):
 
 def copy_state(st) -> dict:
     """A copy of a hand's state that :func:`act` may change without touching ``st``."""
-    return {"bets": list(st["bets"]), "alive": set(st["alive"]), "round": st["round"],
-            "raisers": set(st["raisers"]), "raises": st["raises"],
-            "to_act": list(st["to_act"]), "turn": st["turn"]}
+    return {
+        "bets": list(st["bets"]),
+        "alive": set(st["alive"]),
+        "round": st["round"],
+        "raisers": set(st["raisers"]),
+        "raises": st["raises"],
+        "to_act": list(st["to_act"]),
+        "turn": st["turn"],
+    }
 
 
 def act(config, st, a: str):
@@ -77,9 +83,11 @@ def utilities(config, st, cards, community):
     if len(alive) == 1:
         win = alive
     else:
+
         def strength(s):
             paired = community is not None and cards[s] == community
             return (1 if paired else 0, cards[s])
+
         best = max(strength(s) for s in alive)
         win = [s for s in alive if strength(s) == best]
     return [(pot / len(win) if s in win else 0.0) - st["bets"][s] for s in range(config.num_seats)]
@@ -97,7 +105,9 @@ def all_histories(config):
             st2 = copy_state(st)
             res = act(config, st2, a)
             h2 = hist + [(st["round"], st["turn"], a)]
-            if res == "hand-over" or (res == "round-over" and st2["round"] == config.num_rounds - 1):
+            if res == "hand-over" or (
+                res == "round-over" and st2["round"] == config.num_rounds - 1
+            ):
                 out.append((h2, st2))
             elif res == "round-over":
                 new_round(config, st2, st2["round"] + 1)

@@ -11,9 +11,13 @@ def test_every_api_name_resolves():
 def test_notebook_example_runs():
     config = tl.get_config("kuhn")
     assert abs(tl.evaluate("uniform", "uniform", config).value - 0.125) < 1e-15
-    assert tl.match("uniform", "cautious", config).score_x == -tl.match("cautious", "uniform", config).score_x
+    assert (
+        tl.match("uniform", "cautious", config).score_x
+        == -tl.match("cautious", "uniform", config).score_x
+    )
 
 
 def test_submodules_stay_modules():
     import teamleduc.evaluate as module
+
     assert hasattr(module, "evaluate") and callable(module.evaluate)

@@ -3,8 +3,14 @@
 import numpy as np
 import pytest
 
-from teamleduc.baselines import (BASELINES, baseline, baseline_strategy, canonical_name,
-                                 is_baseline, parse_baseline)
+from teamleduc.baselines import (
+    BASELINES,
+    baseline,
+    baseline_strategy,
+    canonical_name,
+    is_baseline,
+    parse_baseline,
+)
 from teamleduc.cli import main
 from teamleduc.config import PRESETS, get_config
 from teamleduc.errors import TeamLeducError
@@ -31,7 +37,7 @@ def test_every_baseline_is_a_valid_submission(preset, name):
     assert sub.problems(config) == []
     assert sub.num_signals == 1 and sub.seats == tuple(range(config.num_seats))
     if name != "uniform":
-        for s in sub.seats:                     # pure: one action with probability 1 per row
+        for s in sub.seats:  # pure: one action with probability 1 per row
             assert set(np.unique(sub.strategies[s])) <= {0.0, 1.0}
 
 
@@ -57,26 +63,31 @@ def test_aggressive_raises_whenever_legal():
     assert act("aggressive", 1, "/C:J???/P1:r/P2:c/P3:c/P4:c/C:K/") == "r"
 
 
-@pytest.mark.parametrize("seat_rank, facing, expected", [
-    # first to act (no bet to face): J and Q check, K raises
-    ("J???", "", "c"), ("Q???", "", "c"), ("K???", "", "r"),
-])
+@pytest.mark.parametrize(
+    "seat_rank, facing, expected",
+    [
+        # first to act (no bet to face): J and Q check, K raises
+        ("J???", "", "c"),
+        ("Q???", "", "c"),
+        ("K???", "", "r"),
+    ],
+)
 def test_cautious_opening(seat_rank, facing, expected):
     assert act("cautious", 1, f"/C:{seat_rank}/{facing}") == expected
 
 
 def test_cautious_facing_a_bet():
-    assert act("cautious", 2, "/C:?J??/P1:r/") == "f"       # weak: fold
-    assert act("cautious", 2, "/C:?Q??/P1:r/") == "c"       # medium: call
-    assert act("cautious", 2, "/C:?K??/P1:r/") == "r"       # strong: raise
+    assert act("cautious", 2, "/C:?J??/P1:r/") == "f"  # weak: fold
+    assert act("cautious", 2, "/C:?Q??/P1:r/") == "c"  # medium: call
+    assert act("cautious", 2, "/C:?K??/P1:r/") == "r"  # strong: raise
     # strong but has raised already this round: call
     assert act("cautious", 1, "/C:K???/P1:r/P2:r/P3:c/P4:c/") == "c"
 
 
 def test_cautious_round_two_pairs_are_strong():
     base = "P1:c/P2:c/P3:c/P4:c/"
-    assert act("cautious", 1, f"/C:J???/{base}C:J/") == "r"      # pair of J: raise
-    assert act("cautious", 1, f"/C:J???/{base}C:Q/") == "c"      # weak, nothing to face: check
+    assert act("cautious", 1, f"/C:J???/{base}C:J/") == "r"  # pair of J: raise
+    assert act("cautious", 1, f"/C:J???/{base}C:Q/") == "c"  # weak, nothing to face: check
     assert act("cautious", 2, f"/C:?J??/{base}C:K/P1:r/") == "f"  # weak facing a bet: fold
     assert act("cautious", 2, f"/C:?Q??/{base}C:K/P1:r/") == "c"  # medium facing a bet: call
     assert act("cautious", 2, f"/C:?Q??/{base}C:Q/P1:r/") == "r"  # pair of Q: raise
@@ -98,13 +109,19 @@ def test_random_pure_is_seeded_legal_and_seat_independent():
     counts = np.bincount(chosen, minlength=3)
     assert counts[0] > 0 and counts[1] > 0 and counts[2] > 0
     assert canonical_name("random-pure") == "random-pure:0"
-    np.testing.assert_array_equal(baseline("random-pure", config).strategies[2],
-                                  baseline("random-pure:0", config).strategies[2])
+    np.testing.assert_array_equal(
+        baseline("random-pure", config).strategies[2],
+        baseline("random-pure:0", config).strategies[2],
+    )
 
 
 def test_names():
     assert parse_baseline("Random-Pure:12") == ("random-pure", 12)
-    assert is_baseline("cautious") and not is_baseline("./cautious") and not is_baseline("random-pure:x")
+    assert (
+        is_baseline("cautious")
+        and not is_baseline("./cautious")
+        and not is_baseline("random-pure:x")
+    )
     with pytest.raises(TeamLeducError, match="unknown baseline"):
         parse_baseline("tight")
 
@@ -118,12 +135,25 @@ def test_export_round_trip(tmp_path, capsys):
     ref = baseline("cautious", config)
     for s in range(4):
         np.testing.assert_array_equal(loaded.strategies[s], ref.strategies[s])
-    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == [
-        "meta-strategy.csv"] + [f"strategy0-player{i}.csv" for i in range(1, 5)]
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["meta-strategy.csv"] + [
+        f"strategy0-player{i}.csv" for i in range(1, 5)
+    ]
     # an existing folder is not replaced without --force
     with pytest.raises(SystemExit) as e:
-        main(["baseline", "aggressive", "--preset", "tiny-team-leduc", "--out", str(tmp_path / "c")])
+        main(
+            ["baseline", "aggressive", "--preset", "tiny-team-leduc", "--out", str(tmp_path / "c")]
+        )
     assert e.value.code == 2 and "--force" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
-        main(["baseline", "aggressive", "--preset", "tiny-team-leduc", "--out", str(tmp_path / "c"), "--force"])
+        main(
+            [
+                "baseline",
+                "aggressive",
+                "--preset",
+                "tiny-team-leduc",
+                "--out",
+                str(tmp_path / "c"),
+                "--force",
+            ]
+        )
     assert e.value.code == 0

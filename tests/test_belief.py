@@ -21,7 +21,6 @@ from teamleduc.solver.dag import best_values, dag_game, flows, seats_dag
 from teamleduc.submission import Submission
 from teamleduc.tree import DECISION, TERMINAL, build_tree
 
-
 # --------------------------------------------------------------------------- brute force
 
 
@@ -66,7 +65,7 @@ def plan_reach(tree, seat, plans):
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def plans_reach(name, seat):
     tree = build_tree(get_config(name))
     return plan_reach(tree, seat, seat_plans(tree, seat))
@@ -86,7 +85,7 @@ def brute_force_team_max(tree, seats, W, literal=False):
     R = tree.config.num_ranks
     Z = len(tree.terminals)
     if len(seats) == 1:
-        P = plans_reach(name, seats[0])                                 # (n, Z)
+        P = plans_reach(name, seats[0])  # (n, Z)
         return float(sum((P @ W[:, x]).max() for x in range(R)))
     assert R == 2, "enumeration written for two ranks"
     P1, P2 = plans_reach(name, seats[0]), plans_reach(name, seats[1])
@@ -94,13 +93,17 @@ def brute_force_team_max(tree, seats, W, literal=False):
     # F[x1][x2][p, q]: value of the rank pair (x1, x2) with member 1 on plan p, member 2 on q
     F = [[(P1 * W3[:, x1, x2]) @ P2.T for x2 in range(R)] for x1 in range(R)]
     if not literal:
-        c_part = (F[0][0][:, None, :] + F[1][0][None, :, :]).max(axis=2)   # (a, b)
+        c_part = (F[0][0][:, None, :] + F[1][0][None, :, :]).max(axis=2)  # (a, b)
         d_part = (F[0][1][:, None, :] + F[1][1][None, :, :]).max(axis=2)
         return float((c_part + d_part).max())
     best = -np.inf
     for a in range(P1.shape[0]):
-        total = (F[0][0][a][None, :, None] + F[0][1][a][None, None, :]
-                 + F[1][0][:, :, None] + F[1][1][:, None, :])
+        total = (
+            F[0][0][a][None, :, None]
+            + F[0][1][a][None, None, :]
+            + F[1][0][:, :, None]
+            + F[1][1][:, None, :]
+        )
         best = max(best, float(total.max()))
     return best
 
@@ -126,7 +129,7 @@ def test_team_of_two_layout():
         for x1, x2 in itertools.product(range(3), repeat=2):
             assert b.contains[i, x1 * 3 + x2] == float(bool(s1 >> x1 & 1) and bool(s2 >> x2 & 1))
     assert b.describe(48) == "({J,Q,K},{J,Q,K})"
-    assert team_beliefs(get_config("team-leduc"), (0, 2)) is b          # cached
+    assert team_beliefs(get_config("team-leduc"), (0, 2)) is b  # cached
 
 
 def test_team_of_one_layout():
@@ -201,7 +204,7 @@ def test_dag_tables_cover_member_nodes():
         t = prescription_table(b, dag.member[h], tree.legal[h])
         k = dag.table[h]
         lo = dag.tab_start[k]
-        assert (dag.tab_child[lo:lo + t.num_rows] == t.child).all()
+        assert (dag.tab_child[lo : lo + t.num_rows] == t.child).all()
         assert (dag.tab_offsets[k] - lo == t.offsets).all()
 
 
@@ -228,17 +231,27 @@ def test_leaf_values():
     W = np.random.default_rng(0).normal(size=(5, 4))
     V = leaf_values(b, W)
     for i, (s1, s2) in enumerate(b.masks.tolist()):
-        want = sum(W[:, x1 * 2 + x2] for x1 in range(2) for x2 in range(2)
-                   if s1 >> x1 & 1 and s2 >> x2 & 1)
+        want = sum(
+            W[:, x1 * 2 + x2] for x1 in range(2) for x2 in range(2) if s1 >> x1 & 1 and s2 >> x2 & 1
+        )
         assert np.allclose(V[:, i], want)
 
 
 # --------------------------------------------------------------------------- the max DP
 
 
-@pytest.mark.parametrize("name,seats", [("tiny-team-3p", (0, 2)), ("tiny-team", (0, 2)),
-                                        ("tiny-team", (1, 3)), ("tiny-team-3p", (1,)),
-                                        ("kuhn", (0,)), ("kuhn", (1,)), ("kuhn-3p", (2,))])
+@pytest.mark.parametrize(
+    "name,seats",
+    [
+        ("tiny-team-3p", (0, 2)),
+        ("tiny-team", (0, 2)),
+        ("tiny-team", (1, 3)),
+        ("tiny-team-3p", (1,)),
+        ("kuhn", (0,)),
+        ("kuhn", (1,)),
+        ("kuhn-3p", (2,)),
+    ],
+)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_max_dp_equals_brute_force(name, seats, seed):
     """Random weights: the DP maximum is the maximum over every joint pure strategy, and the
@@ -274,7 +287,9 @@ def test_max_dp_is_at_least_every_random_pure_strategy():
     rng = np.random.default_rng(9)
     W = rng.normal(size=(len(tree.terminals), 9))
     dp = max_dp(tree, b, W)
-    assert team_value(tree, (1, 3), argmax_actions(tree, dp), W) == pytest.approx(dp.value, abs=1e-10)
+    assert team_value(tree, (1, 3), argmax_actions(tree, dp), W) == pytest.approx(
+        dp.value, abs=1e-10
+    )
     for _ in range(20):
         acts = {}
         for s in (1, 3):

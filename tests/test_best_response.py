@@ -16,8 +16,13 @@ import pytest
 from click.testing import CliRunner
 
 from teamleduc.baselines import BASELINES, baseline
-from teamleduc.best_response import (BestResponse, best_response, exploitability, nash_conv,
-                                     worst_cases)
+from teamleduc.best_response import (
+    BestResponse,
+    best_response,
+    exploitability,
+    nash_conv,
+    worst_cases,
+)
 from teamleduc.cli import cli
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
@@ -54,8 +59,14 @@ def core_weights(config, seats, sub):
     for team in config.teams:
         if set(team) & set(seats):
             continue
-        fixed.append((tuple(team), reference_team_reach(tree, tuple(team), sub.probs,
-                                                        {s: sub.strategies[s] for s in team})))
+        fixed.append(
+            (
+                tuple(team),
+                reference_team_reach(
+                    tree, tuple(team), sub.probs, {s: sub.strategies[s] for s in team}
+                ),
+            )
+        )
     return reference_weights(tree, tuple(seats), fixed)
 
 
@@ -82,10 +93,22 @@ def test_two_player_gap_equals_nash_conv():
 def kuhn_equilibrium(alpha):
     """Kuhn's equilibrium family (value -1/18 for player 1), rows in file order."""
     a = alpha
-    p1 = [[1 - a, a, 0], [1, 0, 0], [1 - 3 * a, 3 * a, 0],                     # root J Q K
-          [0, 0, 1], [a + 1 / 3, 0, 2 / 3 - a], [1, 0, 0]]                       # check, bet: J Q K
-    p2 = [[2 / 3, 1 / 3, 0], [1, 0, 0], [0, 1, 0],                             # after check
-          [0, 0, 1], [1 / 3, 0, 2 / 3], [1, 0, 0]]                             # facing a bet
+    p1 = [
+        [1 - a, a, 0],
+        [1, 0, 0],
+        [1 - 3 * a, 3 * a, 0],  # root J Q K
+        [0, 0, 1],
+        [a + 1 / 3, 0, 2 / 3 - a],
+        [1, 0, 0],
+    ]  # check, bet: J Q K
+    p2 = [
+        [2 / 3, 1 / 3, 0],
+        [1, 0, 0],
+        [0, 1, 0],  # after check
+        [0, 0, 1],
+        [1 / 3, 0, 2 / 3],
+        [1, 0, 0],
+    ]  # facing a bet
     return Submission([0], [1.0], (0, 1), {0: np.array([p1]), 1: np.array([p2])})
 
 
@@ -101,7 +124,7 @@ def test_kuhn_equilibrium_is_unexploitable(alpha):
 def test_perturbed_kuhn_equilibrium_is_exploitable():
     sub = kuhn_equilibrium(0.2)
     s = {k: v.copy() for k, v in sub.strategies.items()}
-    s[1][0, 3] = [0.5, 0, 0.5]                     # player 2 calls a bet with J half the time
+    s[1][0, 3] = [0.5, 0, 0.5]  # player 2 calls a bet with J half the time
     nc = nash_conv("kuhn", Submission([0], [1.0], (0, 1), s))
     assert nc.nash_conv > 0.01
 
@@ -109,8 +132,17 @@ def test_perturbed_kuhn_equilibrium_is_exploitable():
 # --------------------------------------------------------------------------- brute force
 
 
-BRUTE_CASES = [("tiny-team", 0), ("tiny-team", 1), ("tiny-team-3p", 0), ("tiny-team-3p", 1),
-               ("kuhn", 0), ("kuhn", 1), ("kuhn-3p", 0), ("kuhn-3p", 2), ("kuhn-100", 1)]
+BRUTE_CASES = [
+    ("tiny-team", 0),
+    ("tiny-team", 1),
+    ("tiny-team-3p", 0),
+    ("tiny-team-3p", 1),
+    ("kuhn", 0),
+    ("kuhn", 1),
+    ("kuhn-3p", 0),
+    ("kuhn-3p", 2),
+    ("kuhn-100", 1),
+]
 
 
 @pytest.mark.parametrize("name,team", BRUTE_CASES)
@@ -167,13 +199,20 @@ def test_response_beats_every_baseline(name, opponent):
     config = get_config(name)
     for team in (0, 1):
         others = config.teams[1 - team]
-        sub = (random_submission(config, others, 3, seed=5) if opponent == "mixed"
-               else baseline(opponent, config, others))
+        sub = (
+            random_submission(config, others, 3, seed=5)
+            if opponent == "mixed"
+            else baseline(opponent, config, others)
+        )
         br = best_response(config, team, sub)
         names = [b for b in BASELINES if b != "random-pure"] + ["random-pure:1", "random-pure:2"]
         for b in names:
             mine = baseline(b, config, config.teams[team])
-            v = evaluate(mine, sub, config).value if team == 0 else evaluate(sub, mine, config).value_b
+            v = (
+                evaluate(mine, sub, config).value
+                if team == 0
+                else evaluate(sub, mine, config).value_b
+            )
             assert v <= br.value + 1e-12, (b, v, br.value)
 
 
@@ -185,7 +224,7 @@ def test_exploitability_invariants(name):
     config = get_config(name)
     sub = random_submission(config, range(4), 2, seed=8)
     e = exploitability(config, sub)
-    assert e.br_a.value >= e.value - 1e-12          # A cannot do worse than x against y
+    assert e.br_a.value >= e.value - 1e-12  # A cannot do worse than x against y
     assert e.br_b.value >= -e.value - 1e-12
     assert e.gap >= 0 and e.exploitability == pytest.approx(e.gap / 2)
     assert e.br_b.value == pytest.approx(best_response(config, 1, sub).value, abs=1e-12)
@@ -245,15 +284,29 @@ def test_cli_exploitability_team_game():
     assert "saddle-point gap" in out and f"{e.gap:.12f}" in out
 
 
-@pytest.mark.parametrize("name,against", [("small-team-leduc", "a"), ("small-team-leduc", "b"),
-                                          ("team-leduc-2025", "b")])
+@pytest.mark.parametrize(
+    "name,against", [("small-team-leduc", "a"), ("small-team-leduc", "b"), ("team-leduc-2025", "b")]
+)
 def test_cli_export_evaluates_to_printed_value(tmp_path, name, against):
     config = get_config(name)
     opp = random_submission(config, range(4), 2, seed=13)
     opp_path = write_submission(opp, tmp_path / "opp", config=config)
     out_dir = tmp_path / "br"
-    d = json.loads(run(["best-response", str(opp_path), "--against", against, "--preset", name,
-                        "--export", str(out_dir), "--json"]))
+    d = json.loads(
+        run(
+            [
+                "best-response",
+                str(opp_path),
+                "--against",
+                against,
+                "--preset",
+                name,
+                "--export",
+                str(out_dir),
+                "--json",
+            ]
+        )
+    )
     assert d["export"] == str(out_dir) and d["team"] == ("B" if against == "a" else "A")
     exported = load_submission(out_dir, config)
     if against == "a":
@@ -268,9 +321,42 @@ def test_cli_export_evaluates_to_printed_value(tmp_path, name, against):
 
 def test_cli_export_refuses_to_overwrite(tmp_path):
     out = tmp_path / "br"
-    run(["best-response", "uniform", "--against", "a", "--preset", "tiny-team", "--export", str(out)])
-    result = CliRunner().invoke(cli, ["best-response", "uniform", "--against", "a", "--preset",
-                                      "tiny-team", "--export", str(out)])
+    run(
+        [
+            "best-response",
+            "uniform",
+            "--against",
+            "a",
+            "--preset",
+            "tiny-team",
+            "--export",
+            str(out),
+        ]
+    )
+    result = CliRunner().invoke(
+        cli,
+        [
+            "best-response",
+            "uniform",
+            "--against",
+            "a",
+            "--preset",
+            "tiny-team",
+            "--export",
+            str(out),
+        ],
+    )
     assert result.exit_code != 0
-    run(["best-response", "uniform", "--against", "a", "--preset", "tiny-team", "--export", str(out),
-         "--force"])
+    run(
+        [
+            "best-response",
+            "uniform",
+            "--against",
+            "a",
+            "--preset",
+            "tiny-team",
+            "--export",
+            str(out),
+            "--force",
+        ]
+    )

@@ -15,8 +15,19 @@ def run(capsys, argv):
 
 
 def test_the_expected_commands_exist():
-    expected = {"info", "infosets", "replay", "validate", "convert", "evaluate", "match", "grade",
-                "baseline", "best-response", "exploitability"}
+    expected = {
+        "info",
+        "infosets",
+        "replay",
+        "validate",
+        "convert",
+        "evaluate",
+        "match",
+        "grade",
+        "baseline",
+        "best-response",
+        "exploitability",
+    }
     assert expected <= set(COMMANDS)
 
 
@@ -28,16 +39,19 @@ def test_help_explains_every_command(capsys, command):
     assert len(out.splitlines()) >= 5 and "Traceback" not in out + err
 
 
-@pytest.mark.parametrize("argv", [
-    ["validate", "/no/such/submission"],
-    ["evaluate", "/no/such/a", "uniform"],
-    ["evaluate", "uniform", "/no/such/b"],
-    ["match", "uniform", "/no/such/y"],
-    ["exploitability", "/no/such/sub"],
-    ["best-response", "/no/such/sub", "--against", "a"],
-    ["info", "--preset", "no-such-preset"],
-    ["replay", "--cards", "J,Q", "--actions", "1:c"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "/no/such/submission"],
+        ["evaluate", "/no/such/a", "uniform"],
+        ["evaluate", "uniform", "/no/such/b"],
+        ["match", "uniform", "/no/such/y"],
+        ["exploitability", "/no/such/sub"],
+        ["best-response", "/no/such/sub", "--against", "a"],
+        ["info", "--preset", "no-such-preset"],
+        ["replay", "--cards", "J,Q", "--actions", "1:c"],
+    ],
+)
 def test_bad_arguments_exit_2_without_traceback(capsys, argv):
     code, out, err = run(capsys, argv)
     assert code == 2, (argv, out, err)
@@ -55,5 +69,6 @@ def test_corrupt_zip_is_invalid_not_a_crash(capsys, tmp_path):
 
 def test_version(capsys):
     from teamleduc import __version__
+
     code, out, _ = run(capsys, ["--version"])
     assert code == 0 and __version__ in out

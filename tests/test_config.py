@@ -6,7 +6,13 @@ from teamleduc.config import PRESETS, default_rank_names, get_config
 def test_default_is_the_spec_game():
     c = get_config()
     assert c.name == "team-leduc"
-    assert (c.num_seats, c.ranks, c.suits, c.ante, c.raise_sizes) == (4, ("J", "Q", "K"), 2, 1, (2, 4))
+    assert (c.num_seats, c.ranks, c.suits, c.ante, c.raise_sizes) == (
+        4,
+        ("J", "Q", "K"),
+        2,
+        1,
+        (2, 4),
+    )
     assert c.raise_rule == "once-per-player"
     assert c.teams == ((0, 2), (1, 3))
 
@@ -21,7 +27,7 @@ def test_overrides_are_validated():
     with pytest.raises(ValueError, match="unknown preset"):
         get_config("nope")
     with pytest.raises(ValueError, match="deck"):
-        get_config("team-leduc", suits=1)        # 3 cards cannot serve 4 seats
+        get_config("team-leduc", suits=1)  # 3 cards cannot serve 4 seats
     with pytest.raises(ValueError, match="partition"):
         get_config("team-leduc", teams=((0, 1),))
     with pytest.raises(ValueError, match="raise rule"):

@@ -10,8 +10,15 @@ import pytest
 from teamleduc.baselines import baseline
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
-from teamleduc.evaluate import (EvalResult, conditional_value, evaluate, evaluate_reach, match,
-                                team_b_weights, team_seats)
+from teamleduc.evaluate import (
+    EvalResult,
+    conditional_value,
+    evaluate,
+    evaluate_reach,
+    match,
+    team_b_weights,
+    team_seats,
+)
 from teamleduc.infosets import infoset_tables
 from teamleduc.payoffs import chance_utility
 from teamleduc.reach import team_reach
@@ -40,11 +47,13 @@ def random_submission(config, num_signals, seed, seats=None, pure_share=0.3):
         np.put_along_axis(onehot, top[..., None], 1.0, axis=2)
         x = np.where(pure[..., None], onehot, x)
         strategies[s] = x / x.sum(axis=2, keepdims=True)
-    return Submission(signals=np.arange(num_signals) * 3 + 1, probs=probs, seats=seats,
-                      strategies=strategies)
+    return Submission(
+        signals=np.arange(num_signals) * 3 + 1, probs=probs, seats=seats, strategies=strategies
+    )
 
 
 # ----------------------------------------------------------------------------- brute force
+
 
 def card_deals(config):
     """{(ranks per seat, community rank or None): probability} by enumerating every ordered
@@ -74,8 +83,12 @@ def brute_force_value(config, sub_a, sub_b):
     names = config.ranks
     total = 0.0
     for (ranks, community), p_deal in card_deals(config).items():
-        masks = ["/C:" + "".join(names[ranks[s]] if o == s else "?" for o in range(config.num_seats)) + "/"
-                 for s in range(config.num_seats)]
+        masks = [
+            "/C:"
+            + "".join(names[ranks[s]] if o == s else "?" for o in range(config.num_seats))
+            + "/"
+            for s in range(config.num_seats)
+        ]
 
         def walk(st, hist, ra, rb):
             nonlocal total
@@ -95,7 +108,9 @@ def brute_force_value(config, sub_a, sub_b):
                 st2 = sim.copy_state(st)
                 res = sim.act(config, st2, a)
                 h2 = hist + f"P{seat + 1}:{a}/"
-                if res == "hand-over" or (res == "round-over" and st2["round"] == config.num_rounds - 1):
+                if res == "hand-over" or (
+                    res == "round-over" and st2["round"] == config.num_rounds - 1
+                ):
                     u = sim.utilities(config, st2, ranks, community if st2["round"] > 0 else None)
                     team_u = sum(u[s] for s in A)
                     # every pair of signals (jA, jB): the product of the two teams' mixtures
@@ -127,10 +142,13 @@ def test_brute_force_deal_probabilities_are_exact():
     probs = card_deals(get_config("tiny-team"))
     assert sum(probs.values()) == pytest.approx(1.0, abs=1e-15)
     # Q,Q,Q,K: 3/6 * 2/5 * 1/4 * 3/3
-    assert probs[(0, 0, 0, 1), None] == pytest.approx(float(Fraction(3, 6) * Fraction(2, 5) * Fraction(1, 4)))
+    assert probs[(0, 0, 0, 1), None] == pytest.approx(
+        float(Fraction(3, 6) * Fraction(2, 5) * Fraction(1, 4))
+    )
 
 
 # ----------------------------------------------------------------------------- anchors
+
 
 def test_uniform_values_equal_openspiel():
     # OpenSpiel's expected_game_score.policy_value of the uniform random policy
@@ -146,7 +164,9 @@ def test_uniform_team_leduc_value():
 
 
 SAMPLE_PATH = [  # the handout's sample hand: cards J,Q,Q,K, community J
-    (0, "/C:J???/", "r"), (1, "/C:?Q??/P1:r/", "f"), (2, "/C:??Q?/P1:r/P2:f/", "f"),
+    (0, "/C:J???/", "r"),
+    (1, "/C:?Q??/P1:r/", "f"),
+    (2, "/C:??Q?/P1:r/P2:f/", "f"),
     (3, "/C:???K/P1:r/P2:f/P3:f/", "c"),
     (0, "/C:J???/P1:r/P2:f/P3:f/P4:c/C:J/", "c"),
     (3, "/C:???K/P1:r/P2:f/P3:f/P4:c/C:J/P1:c/", "r"),
@@ -176,7 +196,7 @@ def test_sample_hand_gives_team_a_plus_12():
     # conditional expectation, within the largest possible loss or gain
     other = evaluate(sub, sub, config, cards="J,Q,Q,K", community="K").value
     assert other != 12.0 and abs(other) <= 2 * (1 + 2 + 4 + 4)
-    with pytest.raises(TeamLeducError, match="impossible"):     # two suits: no third Q
+    with pytest.raises(TeamLeducError, match="impossible"):  # two suits: no third Q
         evaluate(sub, sub, config, cards="J,Q,Q,K", community="Q")
 
 
@@ -187,6 +207,7 @@ def test_conditional_values_average_to_the_value():
     ta = team_reach(tree, random_submission(config, 2, 5, A), A)
     tb = team_reach(tree, random_submission(config, 2, 6, B), B)
     from teamleduc.payoffs import deal_community_probabilities, deals
+
     joint = deal_community_probabilities(config)
     total = total_x = 0.0
     for d, cards in enumerate(deals(config)):
@@ -216,14 +237,16 @@ def test_monte_carlo_agrees_within_standard_error():
     decks = np.argsort(rng.random((n, len(cards))), axis=1)
     signals_a = rng.choice(len(mix_a.probs), size=n, p=mix_a.probs)
     signals_b = rng.choice(len(mix_b.probs), size=n, p=mix_b.probs)
-    uniforms = rng.random((n, 40)).tolist()     # at most 4 raises + 12 answers per round
+    uniforms = rng.random((n, 40)).tolist()  # at most 4 raises + 12 answers per round
     lookup = [t.lookup for t in tables]
     out = np.empty(n)
     for h in range(n):
         deal = [cards[i] for i in decks[h].tolist()]
         ranks, community = deal[:4], deal[4]
-        masks = ["/C:" + "".join(config.ranks[ranks[s]] if o == s else "?" for o in range(4)) + "/"
-                 for s in range(4)]
+        masks = [
+            "/C:" + "".join(config.ranks[ranks[s]] if o == s else "?" for o in range(4)) + "/"
+            for s in range(4)
+        ]
         st = sim.start(config)
         hist = ""
         step = 0
@@ -254,11 +277,16 @@ def test_monte_carlo_agrees_within_standard_error():
 
 def _mixture(config, names, probs):
     subs = [baseline(n, config) for n in names]
-    return Submission(np.arange(len(names)), np.array(probs), tuple(range(config.num_seats)),
-                      {s: np.concatenate([b.strategies[s] for b in subs]) for s in range(config.num_seats)})
+    return Submission(
+        np.arange(len(names)),
+        np.array(probs),
+        tuple(range(config.num_seats)),
+        {s: np.concatenate([b.strategies[s] for b in subs]) for s in range(config.num_seats)},
+    )
 
 
 # ----------------------------------------------------------------------------- invariants
+
 
 @pytest.mark.parametrize("preset", ["tiny-team", "tiny-team-3p", "small-team-leduc", "leduc"])
 def test_zero_sum_by_construction_and_by_independent_team_b_value(preset):
@@ -276,8 +304,15 @@ def test_zero_sum_by_construction_and_by_independent_team_b_value(preset):
     letters = "abcdefgh"
     ta_r = ta.reshape((-1,) + (R,) * len(A))
     tb_r = tb.reshape((-1,) + (R,) * len(B))
-    spec = ("z" + letters[:S] + ",z" + "".join(letters[s] for s in A) + ",z"
-            + "".join(letters[s] for s in B) + "->")
+    spec = (
+        "z"
+        + letters[:S]
+        + ",z"
+        + "".join(letters[s] for s in A)
+        + ",z"
+        + "".join(letters[s] for s in B)
+        + "->"
+    )
     value_b = float(np.einsum(spec, cu_b, ta_r, tb_r))
     assert r.value + value_b == pytest.approx(0.0, abs=1e-13)
 
@@ -298,11 +333,14 @@ def test_value_is_linear_in_each_teams_mixture():
     config = get_config("small-team-leduc")
     x = random_submission(config, 4, 41)
     y = random_submission(config, 3, 42)
-    parts = [Submission([0], [1.0], x.seats, {s: x.strategies[s][j:j + 1] for s in x.seats})
-             for j in range(4)]
+    parts = [
+        Submission([0], [1.0], x.seats, {s: x.strategies[s][j : j + 1] for s in x.seats})
+        for j in range(4)
+    ]
     mixed = evaluate(x, y, config).value
-    assert mixed == pytest.approx(sum(p * evaluate(part, y, config).value
-                                      for p, part in zip(x.probs, parts)), abs=1e-12)
+    assert mixed == pytest.approx(
+        sum(p * evaluate(part, y, config).value for p, part in zip(x.probs, parts)), abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("preset", SMALL + ["team-leduc-2025"])
@@ -313,10 +351,12 @@ def test_team_b_weights_contract_core_chance_utility(preset):
     R, S = config.num_ranks, config.num_seats
     core = chance_utility(tree, A).reshape((-1,) + (R,) * S)
     core = core.transpose([0] + [1 + s for s in A] + [1 + s for s in B]).reshape(
-        len(tree.terminals), R ** len(A), R ** len(B))
+        len(tree.terminals), R ** len(A), R ** len(B)
+    )
     tb = team_reach(tree, random_submission(config, 2, 3), B)
-    np.testing.assert_allclose(team_b_weights(tree, tb), np.einsum("zab,zb->za", core, tb),
-                               rtol=0, atol=1e-14)
+    np.testing.assert_allclose(
+        team_b_weights(tree, tb), np.einsum("zab,zb->za", core, tb), rtol=0, atol=1e-14
+    )
 
 
 def test_files_and_objects_give_identical_values(tmp_path):

@@ -13,13 +13,26 @@ from hypothesis import strategies as st
 from teamleduc.cli import cli
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
-from teamleduc.formats2025 import (COLUMNS_2025, convert, name_2025, npy_bytes, orders_2025,
-                                   parse_strategy_npy, read_infosets_2025, write_infosets_2025,
-                                   write_submission_2025, write_team_zip)
+from teamleduc.formats2025 import (
+    COLUMNS_2025,
+    convert,
+    name_2025,
+    npy_bytes,
+    orders_2025,
+    parse_strategy_npy,
+    read_infosets_2025,
+    write_infosets_2025,
+    write_submission_2025,
+    write_team_zip,
+)
 from teamleduc.infosets import infoset_tables
 from teamleduc.safeio import SubmissionError
-from teamleduc.submission import (load_submission, merge_team_mixtures, uniform_submission,
-                                  write_submission)
+from teamleduc.submission import (
+    load_submission,
+    merge_team_mixtures,
+    uniform_submission,
+    write_submission,
+)
 from teamleduc.tree import build_tree
 
 from . import test_submission
@@ -32,8 +45,13 @@ TINY = get_config("tiny-team")
 def random_submission(config, seats, num_signals, seed=0, signals=None):
     """Fully mixed random strategies, signals 0, 1, ... unless given."""
     return test_submission.random_submission(
-        config, seats, num_signals, seed, pure_rows=0.0,
-        signals=np.arange(num_signals) if signals is None else signals)
+        config,
+        seats,
+        num_signals,
+        seed,
+        pure_rows=0.0,
+        signals=np.arange(num_signals) if signals is None else signals,
+    )
 
 
 def assert_same(a, b):
@@ -45,12 +63,16 @@ def assert_same(a, b):
 
 # ------------------------------------------------------------------------ names and order
 
-@pytest.mark.parametrize("spec, name", [
-    ("/C:J???/P1:c/P2:c/P3:c/P4:c/C:J/", "J???/P1:C/P2:C/P3:C/P4:C/C:J"),
-    ("/C:?J??/P1:c/", "?J??/P1:C"),
-    ("/C:J???/", "J???"),
-    ("/C:???K/P1:r/P2:f/P3:f/", "???K/P1:R/P2:F/P3:F"),
-])
+
+@pytest.mark.parametrize(
+    "spec, name",
+    [
+        ("/C:J???/P1:c/P2:c/P3:c/P4:c/C:J/", "J???/P1:C/P2:C/P3:C/P4:C/C:J"),
+        ("/C:?J??/P1:c/", "?J??/P1:C"),
+        ("/C:J???/", "J???"),
+        ("/C:???K/P1:r/P2:f/P3:f/", "???K/P1:R/P2:F/P3:F"),
+    ],
+)
 def test_names(spec, name):
     assert name_2025(spec) == name
 
@@ -71,14 +93,19 @@ def test_infosets_file_layout(tmp_path):
         names, actions = read_infosets_2025(path)
         assert names == sorted(name_2025(s) for s in tables[seat].strings)
         order = orders_2025(TREE25)[seat]
-        assert actions == ["".join(c for c, ok in zip("CFR", row) if ok) for row in order.legal.tolist()]
+        assert actions == [
+            "".join(c for c, ok in zip("CFR", row) if ok) for row in order.legal.tolist()
+        ]
 
 
 def test_infosets_command(tmp_path):
-    r = CliRunner().invoke(cli, ["infosets", "--preset", "team-leduc-2025", "--format", "2025",
-                                 "--out", str(tmp_path)])
+    r = CliRunner().invoke(
+        cli, ["infosets", "--preset", "team-leduc-2025", "--format", "2025", "--out", str(tmp_path)]
+    )
     assert r.exit_code == 0, r.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f"player_{i}_infosets.txt" for i in (1, 2, 3, 4)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"player_{i}_infosets.txt" for i in (1, 2, 3, 4)
+    ]
 
 
 def test_names_too_long_for_the_2025_field_are_refused(tmp_path):
@@ -103,7 +130,9 @@ def test_permutation_is_consistent_with_the_tables():
         assert sorted(order.perm.tolist()) == list(range(table.size))
         assert np.array_equal(order.perm[order.inverse], np.arange(table.size))
         assert np.array_equal(order.legal, table.legal[order.perm][:, [0, 2, 1]])
-        assert [name_2025(table.strings[i]) for i in order.perm[:50].tolist()] == list(order.names[:50])
+        assert [name_2025(table.strings[i]) for i in order.perm[:50].tolist()] == list(
+            order.names[:50]
+        )
     assert COLUMNS_2025.tolist() == [0, 2, 1]
 
 
@@ -120,10 +149,14 @@ def test_to_2025_and_back_is_the_identity(seed, seat):
 
 # ------------------------------------------------------------------------------ .npy files
 
+
 def _npy_check(values, seat=0, config=TINY):
     table = infoset_tables(build_tree(config))[seat]
-    return parse_strategy_npy(npy_bytes(values) if isinstance(values, np.ndarray) else values,
-                              f"strategy0-player{seat + 1}.npy", table)
+    return parse_strategy_npy(
+        npy_bytes(values) if isinstance(values, np.ndarray) else values,
+        f"strategy0-player{seat + 1}.npy",
+        table,
+    )
 
 
 def test_npy_reads_in_spec_order():
@@ -139,18 +172,24 @@ def _save(arr, **kw):
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda a: b"", "empty file"),
-    (lambda a: b"1,0,0\n" * 16, "not a .npy file"),
-    (lambda a: _save(np.array([{"x": 1}] * 16, dtype=object), allow_pickle=True), "dtype object; expected float64"),
-    (lambda a: _save(a.astype(np.int64)), "dtype int64; expected float64"),
-    (lambda a: _save(a.astype(np.complex128)), "dtype complex128"),
-    (lambda a: _save(a.T.copy()), "shape (3, 16); seat 1 of tiny-team needs (16, 3)"),
-    (lambda a: _save(a[:-1]), "shape (15, 3)"),
-    (lambda a: _save(a)[:-8], "truncated"),
-    (lambda a: _save(a) + b"\x00" * 8, "trailing bytes after the array"),
-    (lambda a: _save(a)[:20], "corrupt .npy header"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda a: b"", "empty file"),
+        (lambda a: b"1,0,0\n" * 16, "not a .npy file"),
+        (
+            lambda a: _save(np.array([{"x": 1}] * 16, dtype=object), allow_pickle=True),
+            "dtype object; expected float64",
+        ),
+        (lambda a: _save(a.astype(np.int64)), "dtype int64; expected float64"),
+        (lambda a: _save(a.astype(np.complex128)), "dtype complex128"),
+        (lambda a: _save(a.T.copy()), "shape (3, 16); seat 1 of tiny-team needs (16, 3)"),
+        (lambda a: _save(a[:-1]), "shape (15, 3)"),
+        (lambda a: _save(a)[:-8], "truncated"),
+        (lambda a: _save(a) + b"\x00" * 8, "trailing bytes after the array"),
+        (lambda a: _save(a)[:20], "corrupt .npy header"),
+    ],
+)
 def test_npy_refused(make, message):
     a = orders_2025(build_tree(TINY))[0].to_2025(uniform_submission(TINY).strategies[0][0])
     check = _npy_check(make(a))
@@ -160,8 +199,8 @@ def test_npy_refused(make, message):
 def test_npy_row_errors_name_row_and_2025_name():
     order = orders_2025(build_tree(TINY))[0]
     a = order.to_2025(uniform_submission(TINY).strategies[0][0])
-    k = order.names.index("Q???")                   # first to act: check or raise, no fold
-    a[k] = [0.5, 0.5, 0.0]                          # C, F, R: fold is illegal
+    k = order.names.index("Q???")  # first to act: check or raise, no fold
+    a[k] = [0.5, 0.5, 0.0]  # C, F, R: fold is illegal
     a[k + 1, 0] = np.nan
     check = _npy_check(a)
     assert check.values is None and check.bad_lines.tolist() == [k, k + 1]
@@ -176,14 +215,17 @@ def test_npy_float32_and_big_endian_are_accepted():
     order = orders_2025(build_tree(TINY))[0]
     a = order.to_2025(uniform_submission(TINY).strategies[0][0])
     check = _npy_check(_save(a.astype(">f8")))
-    assert not check.errors and not check.warnings and np.array_equal(order.to_2025(check.values), a)
+    assert (
+        not check.errors and not check.warnings and np.array_equal(order.to_2025(check.values), a)
+    )
     halves = np.where(a > 0, 0.5, 0.0)
-    halves[halves.sum(axis=1) == 1.5] = [0.25, 0.25, 0.5]    # exact in float32
+    halves[halves.sum(axis=1) == 1.5] = [0.25, 0.25, 0.5]  # exact in float32
     check = _npy_check(_save(halves.astype(np.float32)))
     assert not check.errors and "widened exactly to float64" in check.warnings[0].message
 
 
 # ----------------------------------------------------------------------- zips and convert
+
 
 def test_team_zips_hold_flat_npy_files(tmp_path):
     sub = random_submission(Y25, (0, 1, 2, 3), 2, signals=[3, 8])
@@ -191,31 +233,53 @@ def test_team_zips_hold_flat_npy_files(tmp_path):
     assert [p.name for p in paths] == ["team13.zip", "team24.zip"]
     orders = orders_2025(TREE25)
     with zipfile.ZipFile(paths[0]) as zf:
-        assert sorted(zf.namelist()) == ["meta-strategy.csv", "strategy3-player1.npy", "strategy3-player3.npy",
-                                         "strategy8-player1.npy", "strategy8-player3.npy"]
+        assert sorted(zf.namelist()) == [
+            "meta-strategy.csv",
+            "strategy3-player1.npy",
+            "strategy3-player3.npy",
+            "strategy8-player1.npy",
+            "strategy8-player3.npy",
+        ]
         arr = np.load(io.BytesIO(zf.read("strategy8-player3.npy")), allow_pickle=False)
     assert arr.dtype == np.float64 and arr.shape == (11_565, 3)
     table = infoset_tables(TREE25)[2]
     k = orders[2].names.index("??J?/P1:C/P2:C")
     spec_id = table.parse("/C:??J?/P1:c/P2:c/")
-    assert np.array_equal(arr[k], sub.strategies[2][1, spec_id][[0, 2, 1]])   # columns C, F, R
+    assert np.array_equal(arr[k], sub.strategies[2][1, spec_id][[0, 2, 1]])  # columns C, F, R
 
 
 def test_csv_to_npy2025_and_back_is_lossless(tmp_path):
     sub = random_submission(Y25, (0, 1, 2, 3), 2, seed=5, signals=[0, 4])
     src = write_submission(sub, tmp_path / "src.zip")
-    r = CliRunner().invoke(cli, ["convert", str(src), str(tmp_path / "y25"), "--to", "npy2025",
-                                 "--preset", "team-leduc-2025"])
+    r = CliRunner().invoke(
+        cli,
+        [
+            "convert",
+            str(src),
+            str(tmp_path / "y25"),
+            "--to",
+            "npy2025",
+            "--preset",
+            "team-leduc-2025",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "wrote" in r.output and "team13.zip" in r.output
-    r = CliRunner().invoke(cli, ["validate", str(tmp_path / "y25")])      # preset follows the files
-    assert r.exit_code == 0 and "2025 team zips, preset team-leduc-2025, seats 1,2,3,4, 2 signals, " \
-                                "8 strategy files checked" in r.output, r.output
-    r = CliRunner().invoke(cli, ["convert", str(tmp_path / "y25"), str(tmp_path / "back"), "--to", "csv"])
+    r = CliRunner().invoke(cli, ["validate", str(tmp_path / "y25")])  # preset follows the files
+    assert (
+        r.exit_code == 0
+        and "2025 team zips, preset team-leduc-2025, seats 1,2,3,4, 2 signals, "
+        "8 strategy files checked"
+        in r.output
+    ), r.output
+    r = CliRunner().invoke(
+        cli, ["convert", str(tmp_path / "y25"), str(tmp_path / "back"), "--to", "csv"]
+    )
     assert r.exit_code == 0, r.output
     assert_same(sub, load_submission(tmp_path / "back", Y25))
-    assert (tmp_path / "back" / "strategy4-player2.csv").read_bytes() == \
-        zipfile.ZipFile(src).read("strategy4-player2.csv")
+    assert (tmp_path / "back" / "strategy4-player2.csv").read_bytes() == zipfile.ZipFile(src).read(
+        "strategy4-player2.csv"
+    )
 
 
 def test_a_single_team_zip_converts_and_loads(tmp_path):
@@ -234,9 +298,23 @@ def test_npy2025_to_a_zip_needs_a_single_team(tmp_path):
     assert result.written == (str(tmp_path / "team13.zip"),)
     assert_same(load_submission(team, TINY), load_submission(tmp_path / "team13.zip", TINY))
     full = write_submission(uniform_submission(TINY), tmp_path / "full")
-    r = CliRunner().invoke(cli, ["convert", str(full), str(tmp_path / "both.zip"), "--to", "npy2025",
-                                 "--preset", "tiny-team"])
-    assert r.exit_code == 2 and "a .zip holds one team" in r.output and "team13.zip and team24.zip" in r.output
+    r = CliRunner().invoke(
+        cli,
+        [
+            "convert",
+            str(full),
+            str(tmp_path / "both.zip"),
+            "--to",
+            "npy2025",
+            "--preset",
+            "tiny-team",
+        ],
+    )
+    assert (
+        r.exit_code == 2
+        and "a .zip holds one team" in r.output
+        and "team13.zip and team24.zip" in r.output
+    )
     assert not (tmp_path / "both.zip").exists()
 
 
@@ -253,7 +331,7 @@ def test_team_zips_with_different_metas_are_merged(tmp_path):
     assert np.array_equal(full.probs, m.probs)
     assert np.array_equal(full.strategies[2], a.strategies[2][m.index_a])
     assert np.array_equal(full.strategies[1], b.strategies[1][m.index_b])
-    for team, index, probs in ((a, m.index_a, a.probs), (b, m.index_b, b.probs)):
+    for _team, index, probs in ((a, m.index_a, a.probs), (b, m.index_b, b.probs)):
         np.testing.assert_allclose(np.bincount(index, weights=full.probs), probs, atol=1e-15)
 
 
@@ -268,10 +346,12 @@ def test_a_zip_of_team_zips_gets_a_hint(tmp_path):
 
 def test_invalid_source_writes_nothing(tmp_path):
     src = write_submission(uniform_submission(TINY), tmp_path / "src")
-    (src / "strategy0-player4.csv").write_text("1,0,0\n" * 16)     # illegal raise/fold zero is fine
-    (src / "strategy0-player2.csv").write_text("0,0,1\n" * 16)     # fold where it is illegal
-    r = CliRunner().invoke(cli, ["convert", str(src), str(tmp_path / "out"), "--to", "npy2025",
-                                 "--preset", "tiny-team"])
+    (src / "strategy0-player4.csv").write_text("1,0,0\n" * 16)  # illegal raise/fold zero is fine
+    (src / "strategy0-player2.csv").write_text("0,0,1\n" * 16)  # fold where it is illegal
+    r = CliRunner().invoke(
+        cli,
+        ["convert", str(src), str(tmp_path / "out"), "--to", "npy2025", "--preset", "tiny-team"],
+    )
     assert r.exit_code == 1, r.output
     assert "error: strategy0-player2.csv, line 1: p_f = 1.0 on an illegal action" in r.output
     assert "nothing was written" in r.output
@@ -287,10 +367,15 @@ def test_convert_refuses_to_overwrite_and_bad_arguments(tmp_path):
     assert r.exit_code == 2 and "already exists" in r.output and "--overwrite" in r.output
     assert (tmp_path / "out" / "keep.txt").read_text() == "mine"
     r = CliRunner().invoke(cli, args + ["--overwrite"])
-    assert r.exit_code == 0 and sorted(p.name for p in (tmp_path / "out").iterdir()) == ["team13.zip", "team24.zip"]
+    assert r.exit_code == 0 and sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "team13.zip",
+        "team24.zip",
+    ]
     r = CliRunner().invoke(cli, ["convert", str(src), str(tmp_path / "x"), "--to", "json"])
     assert r.exit_code == 2
-    r = CliRunner().invoke(cli, ["convert", str(tmp_path / "nowhere"), str(tmp_path / "x"), "--to", "csv"])
+    r = CliRunner().invoke(
+        cli, ["convert", str(tmp_path / "nowhere"), str(tmp_path / "x"), "--to", "csv"]
+    )
     assert r.exit_code == 2
 
 
@@ -298,4 +383,7 @@ def test_wrong_preset_is_reported_per_file(tmp_path):
     src = write_submission(uniform_submission(TINY), tmp_path / "src")
     r = CliRunner().invoke(cli, ["validate", str(src), "--preset", "team-leduc-2025"])
     assert r.exit_code == 1
-    assert "strategy0-player1.csv: 16 lines where seat 1 of team-leduc-2025 has 11,565 information sets" in r.output
+    assert (
+        "strategy0-player1.csv: 16 lines where seat 1 of team-leduc-2025 has 11,565 information sets"
+        in r.output
+    )

@@ -30,7 +30,7 @@ def entries(tmp_path_factory):
         write_submission(random_submission(config, signals, 100 + k), root / name)
         paths.append(root / name)
     write_submission(random_submission(config, 1, 200), root / "broken")
-    target = root / "broken" / "strategy1-player3.csv"          # signal ids are 1, 4, 7, ...
+    target = root / "broken" / "strategy1-player3.csv"  # signal ids are 1, 4, 7, ...
     lines = target.read_text().splitlines()
     lines[6] = "0.7,0.7,0.0"
     target.write_text("\n".join(lines) + "\n")
@@ -47,7 +47,7 @@ def test_values_equal_single_evaluations_bit_for_bit(entries):
     for i, x in enumerate(specs):
         for j, y in enumerate(specs):
             if i != j:
-                assert r.values[i, j] == evaluate(x, y, PRESET).value   # exact equality
+                assert r.values[i, j] == evaluate(x, y, PRESET).value  # exact equality
     assert r.signals == (1, 3, 2, 1, 1)
 
 
@@ -62,7 +62,9 @@ def test_leaderboard_arithmetic(entries):
     for i, name in enumerate(r.names):
         others = [j for j in range(n) if j != i]
         s = by_name[name]
-        assert s.mean_score == pytest.approx(np.mean([(V[i, j] - V[j, i]) / 2 for j in others]), abs=1e-14)
+        assert s.mean_score == pytest.approx(
+            np.mean([(V[i, j] - V[j, i]) / 2 for j in others]), abs=1e-14
+        )
         assert s.mean_as_team_a == pytest.approx(np.mean([V[i, j] for j in others]), abs=1e-14)
         assert s.mean_as_team_b == pytest.approx(np.mean([-V[j, i] for j in others]), abs=1e-14)
         assert s.mean_score == pytest.approx((s.mean_as_team_a + s.mean_as_team_b) / 2, abs=1e-14)
@@ -92,25 +94,46 @@ def test_output_files_are_deterministic(entries, tmp_path):
     grade(*args, baselines="aggressive,uniform", out=tmp_path / "one", jobs=1)
     grade(*args, baselines="aggressive,uniform", out=tmp_path / "two", jobs=2)
     files = sorted(p.name for p in (tmp_path / "one").iterdir())
-    assert files == ["grade.json", "invalid.csv", "leaderboard.csv", "leaderboard.md",
-                     "matrix.csv", "matrix.png", "values.csv"]
+    assert files == [
+        "grade.json",
+        "invalid.csv",
+        "leaderboard.csv",
+        "leaderboard.md",
+        "matrix.csv",
+        "matrix.png",
+        "values.csv",
+    ]
     for name in files:
-        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), (
+            name
+        )
     rows = list(csv.reader(open(tmp_path / "one" / "leaderboard.csv")))
-    assert rows[0] == ["rank", "name", "mean_score", "mean_as_team_a", "mean_as_team_b",
-                       "worst_match", "worst_opponent", "signals", "worst_case_as_team_a",
-                       "worst_case_as_team_b"]
+    assert rows[0] == [
+        "rank",
+        "name",
+        "mean_score",
+        "mean_as_team_a",
+        "mean_as_team_b",
+        "worst_match",
+        "worst_opponent",
+        "signals",
+        "worst_case_as_team_a",
+        "worst_case_as_team_b",
+    ]
     assert len(rows) == 1 + 5
     matrix = list(csv.reader(open(tmp_path / "one" / "matrix.csv")))
     names = matrix[0][1:]
-    assert names == [r[1] for r in rows[1:]]                       # leaderboard order
+    assert names == [r[1] for r in rows[1:]]  # leaderboard order
     for i, row in enumerate(matrix[1:]):
         assert row[0] == names[i] and row[1 + i] == ""
         for j, cell in enumerate(row[1:]):
             if i != j:
                 assert float(cell) == -float(matrix[1 + j][1 + i])
     md = (tmp_path / "one" / "leaderboard.md").read_text()
-    assert "| rank | name | mean score | mean as team A | mean as team B | worst match | signals |" in md
+    assert (
+        "| rank | name | mean score | mean as team A | mean as team B | worst match | signals |"
+        in md
+    )
     assert "Invalid submissions (1, not graded)" in md and "broken" in md
     data = json.loads((tmp_path / "one" / "grade.json").read_text())
     assert data["preset"] == PRESET and "version" in data and len(data["leaderboard"]) == 5
@@ -127,22 +150,48 @@ def test_pair_values_match_evaluate_reach_bitwise():
     V = pair_values(ta, wb)
     for i in range(4):
         for j in range(4):
-            assert V[i, j] == evaluate_reach(tree, ta[i].reshape(-1, 9), team_reach(tree, subs[j], B))
+            assert V[i, j] == evaluate_reach(
+                tree, ta[i].reshape(-1, 9), team_reach(tree, subs[j], B)
+            )
 
 
 def test_grade_cli(entries, tmp_path, capsys):
     root, paths = entries
     out = tmp_path / "g"
     with pytest.raises(SystemExit) as e:
-        main(["grade", *map(str, paths), str(root / "broken"), "--preset", PRESET,
-              "--baselines", "cautious", "--out", str(out), "--jobs", "1", "--no-heatmap"])
+        main(
+            [
+                "grade",
+                *map(str, paths),
+                str(root / "broken"),
+                "--preset",
+                PRESET,
+                "--baselines",
+                "cautious",
+                "--out",
+                str(out),
+                "--jobs",
+                "1",
+                "--no-heatmap",
+            ]
+        )
     assert e.value.code == 0
     text = capsys.readouterr().out
     assert "4 entrants graded" in text and "invalid: broken" in text
     assert not (out / "matrix.png").exists() and (out / "leaderboard.md").exists()
     with pytest.raises(SystemExit) as e:
-        main(["grade", str(paths[0]), "--preset", PRESET, "--out", str(tmp_path / "h"), "--no-heatmap"])
-    assert e.value.code == 1                  # one entrant: nothing was played
+        main(
+            [
+                "grade",
+                str(paths[0]),
+                "--preset",
+                PRESET,
+                "--out",
+                str(tmp_path / "h"),
+                "--no-heatmap",
+            ]
+        )
+    assert e.value.code == 1  # one entrant: nothing was played
     with pytest.raises(SystemExit) as e:
         main(["grade", "--preset", PRESET])
     assert e.value.code == 2
@@ -161,11 +210,22 @@ def test_evaluate_and_match_cli(entries, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["score"] == pytest.approx((data["value_x_as_a"] - data["value_y_as_a"]) / 2, abs=0)
     with pytest.raises(SystemExit) as e:
-        main(["evaluate", "uniform", "uniform", "--preset", "team-leduc", "--cards", "J,Q,Q,K",
-              "--community", "J"])
+        main(
+            [
+                "evaluate",
+                "uniform",
+                "uniform",
+                "--preset",
+                "team-leduc",
+                "--cards",
+                "J,Q,Q,K",
+                "--community",
+                "J",
+            ]
+        )
     assert e.value.code == 0 and "given cards J,Q,Q,K and community J" in capsys.readouterr().out
     with pytest.raises(SystemExit) as e:
-        main(["evaluate", str(root / "broken"), "uniform", "--preset", PRESET])   # seat 3 is broken
+        main(["evaluate", str(root / "broken"), "uniform", "--preset", PRESET])  # seat 3 is broken
     assert e.value.code == 1 and "line 7" in capsys.readouterr().err
 
 

@@ -18,18 +18,26 @@ def leduc4():
     return infoset_tables(build_tree(get_config("team-leduc")))
 
 
-@pytest.mark.parametrize("string, seat", [
-    ("/C:J???/", 0),
-    ("/C:???K/P1:r/P2:f/P3:f/", 3),
-    ("/C:J???/P1:r/P2:f/P3:f/P4:c/C:J/P1:c/P4:r/", 0),
-])
+@pytest.mark.parametrize(
+    "string, seat",
+    [
+        ("/C:J???/", 0),
+        ("/C:???K/P1:r/P2:f/P3:f/", 3),
+        ("/C:J???/P1:r/P2:f/P3:f/P4:c/C:J/P1:c/P4:r/", 0),
+    ],
+)
 def test_spec_examples_exist(leduc4, string, seat):
     i = leduc4[seat].parse(string)
     assert leduc4[seat].strings[i] == string
 
 
 def test_first_lines_follow_the_spec_order(leduc4):
-    assert leduc4[0].strings[:4] == ["/C:J???/", "/C:Q???/", "/C:K???/", "/C:J???/P1:c/P2:c/P3:c/P4:c/C:J/"]
+    assert leduc4[0].strings[:4] == [
+        "/C:J???/",
+        "/C:Q???/",
+        "/C:K???/",
+        "/C:J???/P1:c/P2:c/P3:c/P4:c/C:J/",
+    ]
     assert leduc4[1].strings[:3] == ["/C:?J??/P1:c/", "/C:?Q??/P1:c/", "/C:?K??/P1:c/"]
 
 
@@ -76,7 +84,10 @@ def test_files_are_deterministic(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     pa = write_infoset_files(tree, a)
     pb = write_infoset_files(tree, b)
-    digest = lambda paths: [hashlib.sha256(p.read_bytes()).hexdigest() for p in paths]
+
+    def digest(paths):
+        return [hashlib.sha256(p.read_bytes()).hexdigest() for p in paths]
+
     assert digest(pa) == digest(pb)
     lines = (a / "leduc4-infosets-player1.csv").read_text().split("\n")
     assert lines[-1] == "" and len(lines) - 1 == 11_565
@@ -100,6 +111,7 @@ def test_format_rows_with_repeats_and_hash_collisions(monkeypatch):
     text, and a collision of the row hash (forced: every row hashes to 0) gives the same
     text through the exact fallback."""
     import teamleduc.infosets as module
+
     rng = np.random.default_rng(2)
     p = rng.dirichlet(np.ones(3), size=50)[rng.integers(0, 50, size=1000)]
     p[7] = [-0.0, 1.0, 0.0]
@@ -109,7 +121,7 @@ def test_format_rows_with_repeats_and_hash_collisions(monkeypatch):
     assert format_rows(p) == expected
     monkeypatch.setattr(module, "_ROW_HASH", np.zeros(3, np.uint64))
     first, inverse = module._distinct_rows(p)
-    assert len(first) == len(np.unique(p.view(np.dtype((np.void, 24)))))   # by bytes
+    assert len(first) == len(np.unique(p.view(np.dtype((np.void, 24)))))  # by bytes
     assert format_rows(p) == expected
 
 
@@ -117,7 +129,13 @@ def test_infosets_command(tmp_path):
     res = CliRunner().invoke(cli, ["infosets", "--preset", "kuhn", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "leduc4-infosets-player2.csv").read_text().splitlines() == [
-        "/C:?J/P1:c/", "/C:?Q/P1:c/", "/C:?K/P1:c/", "/C:?J/P1:r/", "/C:?Q/P1:r/", "/C:?K/P1:r/"]
+        "/C:?J/P1:c/",
+        "/C:?Q/P1:c/",
+        "/C:?K/P1:c/",
+        "/C:?J/P1:r/",
+        "/C:?Q/P1:r/",
+        "/C:?K/P1:r/",
+    ]
 
 
 def test_info_command():

@@ -24,6 +24,7 @@ OPENSPIEL_UNIFORM = {
 
 # --------------------------------------------------------------------------- references
 
+
 def reference_team_reach(tree, seats, probs, strategies) -> np.ndarray:
     """(Z, R**len(seats)) ``sum_j p_j prod_i R_i^j[z, x_i]`` by numpy broadcasting of
     :func:`seat_reach` at the terminals (``strategies``: seat -> (K, n, 3))."""
@@ -67,6 +68,7 @@ def random_strategies(tree, seats, num_signals, rng) -> dict:
 
 # --------------------------------------------------------------------------- anchors
 
+
 def uniform_values(name):
     """Every seat's value of the uniform profile, from the library's reach and weights."""
     c = get_config(name)
@@ -86,6 +88,7 @@ def test_uniform_values_equal_openspiel(name):
 
 
 # --------------------------------------------------------------------------- reach
+
 
 def test_seat_reach_is_product_along_path():
     tree = build_tree(get_config("small-team-leduc"))
@@ -110,8 +113,12 @@ def test_team_reach_is_linear_in_signals():
     strats = random_strategies(tree, (0, 2), 3, rng)
     p = np.array([0.2, 0.5, 0.3])
     both = team_reach(tree, Submission(np.arange(3), p, (0, 2), strats), (0, 2))
-    parts = sum(team_reach(tree, Submission([0], [p[j]], (0, 2), {s: strats[s][j:j + 1] for s in (0, 2)}),
-                           (0, 2)) for j in range(3))
+    parts = sum(
+        team_reach(
+            tree, Submission([0], [p[j]], (0, 2), {s: strats[s][j : j + 1] for s in (0, 2)}), (0, 2)
+        )
+        for j in range(3)
+    )
     assert np.allclose(both, parts, atol=1e-15)
 
 
@@ -123,8 +130,12 @@ def test_team_reach_equals_reference(name):
     probs = np.array([0.5, 0.2, 0.3])
     sub = Submission(np.arange(3), probs, tuple(range(config.num_seats)), strats)
     for team in config.teams:
-        np.testing.assert_allclose(team_reach(tree, sub, team),
-                                   reference_team_reach(tree, team, probs, strats), rtol=0, atol=1e-15)
+        np.testing.assert_allclose(
+            team_reach(tree, sub, team),
+            reference_team_reach(tree, team, probs, strats),
+            rtol=0,
+            atol=1e-15,
+        )
 
 
 # --------------------------------------------------------------------------- weights
@@ -153,8 +164,12 @@ def test_coalition_weights_equal_reference(name, coalition, groups):
     rng = np.random.default_rng(1)
     R, Z = config.num_ranks, len(tree.terminals)
     fixed = [(g, rng.random((Z, R ** len(g)))) for g in groups]
-    np.testing.assert_allclose(coalition_weights(tree, coalition, fixed),
-                               reference_weights(tree, coalition, fixed), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        coalition_weights(tree, coalition, fixed),
+        reference_weights(tree, coalition, fixed),
+        rtol=0,
+        atol=1e-12,
+    )
 
 
 def test_coalition_weights_need_every_seat():

@@ -12,8 +12,15 @@ from teamleduc.infosets import infoset_tables
 from teamleduc.solver.dag import sweep
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
-from teamleduc.solver.refine import (CHECK_EVERY, _member_pass, _member_reach, _member_values,
-                                     _pair_reach, _TeamRefiner, refine_team)
+from teamleduc.solver.refine import (
+    CHECK_EVERY,
+    _member_pass,
+    _member_reach,
+    _member_values,
+    _pair_reach,
+    _TeamRefiner,
+    refine_team,
+)
 from teamleduc.solver.stratify import stratified_mixture
 
 
@@ -32,7 +39,7 @@ def test_pair_reach_and_member_values_match_numpy():
     Z = len(term)
     rfree, rfix = rng.random((K, N, R)), rng.random((K, Z, R))
     p = rng.dirichlet(np.ones(K))
-    p[2] = 0.0                                   # a zero weight is skipped, not mis-summed
+    p[2] = 0.0  # a zero weight is skipped, not mis-summed
     out = np.empty((Z, R * R))
     for free_second in (True, False):
         _pair_reach(p, rfix, rfree, term, free_second, out)
@@ -42,7 +49,7 @@ def test_pair_reach_and_member_values_match_numpy():
 
     W = rng.normal(size=(Z, R, R))
     cv = np.empty((K, Z, R))
-    _member_values(W, rfix, True, cv)            # free member second: sum over W's first rank
+    _member_values(W, rfix, True, cv)  # free member second: sum over W's first rank
     np.testing.assert_allclose(cv, np.einsum("zyx,jzy->jzx", W, rfix), rtol=1e-12)
     _member_values(W, rfix, False, cv)
     np.testing.assert_allclose(cv, np.einsum("zxy,jzy->jzx", W, rfix), rtol=1e-12)
@@ -60,26 +67,72 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
     sigma = rng.dirichlet(np.ones(3), size=(K, n))
     reach = np.empty((K, t.num_nodes, R))
     cum = np.zeros_like(sigma)
-    _member_reach(t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, reach,
-                  cum, np.full(K, 0.5))
+    _member_reach(
+        t.parent,
+        t.action,
+        t.kind,
+        t.actor,
+        seat,
+        tabs[seat].id_of,
+        sigma,
+        reach,
+        cum,
+        np.full(K, 0.5),
+    )
     Z = len(t.terminals)
     cv = rng.normal(size=(K, Z, R))
     sw = sweep(t)
     sig_all, reg_all = sigma.copy(), np.zeros_like(sigma)
     V_all = np.empty((K, t.num_nodes, R))
     live = np.ones((K, t.num_nodes), dtype=bool)
-    _member_pass(t.kind, t.children, t.actor, seat, tabs[seat].id_of, sw.term_index, cv,
-                 sig_all, reg_all, V_all, 1.0, 0.0, live)
+    _member_pass(
+        t.kind,
+        t.children,
+        t.actor,
+        seat,
+        tabs[seat].id_of,
+        sw.term_index,
+        cv,
+        sig_all,
+        reg_all,
+        V_all,
+        1.0,
+        0.0,
+        live,
+    )
     for j in range(K):
         one = np.empty((1, t.num_nodes, R))
         c1 = np.zeros((1, n, 3))
-        _member_reach(t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of,
-                      sigma[j:j + 1].copy(), one, c1, np.array([0.5]))
+        _member_reach(
+            t.parent,
+            t.action,
+            t.kind,
+            t.actor,
+            seat,
+            tabs[seat].id_of,
+            sigma[j : j + 1].copy(),
+            one,
+            c1,
+            np.array([0.5]),
+        )
         np.testing.assert_allclose(reach[j], one[0], rtol=1e-12)
         np.testing.assert_allclose(cum[j], c1[0], rtol=1e-12)
-        s1, g1, V1 = sigma[j:j + 1].copy(), np.zeros((1, n, 3)), np.empty((1, t.num_nodes, R))
-        _member_pass(t.kind, t.children, t.actor, seat, tabs[seat].id_of, sw.term_index,
-                     cv[j:j + 1].copy(), s1, g1, V1, 1.0, 0.0, live[j:j + 1])
+        s1, g1, V1 = sigma[j : j + 1].copy(), np.zeros((1, n, 3)), np.empty((1, t.num_nodes, R))
+        _member_pass(
+            t.kind,
+            t.children,
+            t.actor,
+            seat,
+            tabs[seat].id_of,
+            sw.term_index,
+            cv[j : j + 1].copy(),
+            s1,
+            g1,
+            V1,
+            1.0,
+            0.0,
+            live[j : j + 1],
+        )
         np.testing.assert_allclose(V_all[j], V1[0], rtol=1e-12)
         np.testing.assert_allclose(sig_all[j], s1[0], rtol=1e-12)
     # reach of the root is 1, and a member's reach is a product of its own probabilities
@@ -97,11 +150,21 @@ def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
     rng = np.random.default_rng(5)
     K, R = 3, game.config.num_ranks
     fsig = rng.dirichlet(np.ones(3), size=(K, tabs[fixed].size))
-    fsig[fsig < 0.3] = 0.0                      # the fixed member never takes some actions
+    fsig[fsig < 0.3] = 0.0  # the fixed member never takes some actions
     fsig /= fsig.sum(axis=2, keepdims=True)
     reach = np.empty((K, t.num_nodes, R))
-    _member_reach(t.parent, t.action, t.kind, t.actor, fixed, tabs[fixed].id_of, fsig, reach,
-                  fsig, np.zeros(0))
+    _member_reach(
+        t.parent,
+        t.action,
+        t.kind,
+        t.actor,
+        fixed,
+        tabs[fixed].id_of,
+        fsig,
+        reach,
+        fsig,
+        np.zeros(0),
+    )
     live = reach.max(axis=2) > 0
     assert 0 < live.mean() < 1
     cv = rng.normal(size=(K, len(t.terminals), R)) * live[:, t.terminals, None]
@@ -110,8 +173,21 @@ def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
     runs = []
     for mask in (np.ones_like(live), live):
         sg, V = start.copy(), np.empty((K, t.num_nodes, R))
-        _member_pass(t.kind, t.children, t.actor, free, tabs[free].id_of, sw.term_index, cv,
-                     sg, np.zeros_like(sg), V, 1.0, 0.0, mask)
+        _member_pass(
+            t.kind,
+            t.children,
+            t.actor,
+            free,
+            tabs[free].id_of,
+            sw.term_index,
+            cv,
+            sg,
+            np.zeros_like(sg),
+            V,
+            1.0,
+            0.0,
+            mask,
+        )
         runs.append((sg, V))
     np.testing.assert_allclose(runs[0][1], runs[1][1], rtol=1e-12, atol=1e-15)
     mine = (t.kind == 0) & (t.actor == free)
@@ -129,8 +205,9 @@ def test_warm_block_starts_from_the_given_strategy(averaged):
     mix = stratified_mixture(game, 0, sig[0], 6)
     sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
     strat = mix.strategies(sizes)
-    tr = _TeamRefiner(game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights,
-                      fixed_weights=True)
+    tr = _TeamRefiner(
+        game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights, fixed_weights=True
+    )
     val = tr.block(1, deadline=float("inf"), max_iters=1, warm=1e12)
     assert val == pytest.approx(guaranteed_value(game, mix), abs=1e-9)
 
@@ -140,6 +217,7 @@ def test_warm_block_keeps_free_weights_where_they_are(averaged):
     nor the (unequal) weights move; a cold start of the weights (the earlier behaviour)
     moves them at once."""
     from teamleduc.solver import refine
+
     game, sig = averaged
     mix = stratified_mixture(game, 0, sig[0], 6)
     sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
@@ -166,12 +244,13 @@ def test_block_value_is_exact(averaged):
         mix = stratified_mixture(game, team, sig[team], 6)
         sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
         strat = mix.strategies(sizes)
-        tr = _TeamRefiner(game, team, {s: np.array(strat[s]) for s in mix.seats},
-                          mix.weights, fixed_weights=True)
+        tr = _TeamRefiner(
+            game, team, {s: np.array(strat[s]) for s in mix.seats}, mix.weights, fixed_weights=True
+        )
         val = tr.block(1, deadline=float("inf"), max_iters=25)
         kept = tr.mixture(tr.p, tr.sig)
         assert val == pytest.approx(guaranteed_value(game, kept), abs=1e-9)
-        assert np.array_equal(kept.weights, mix.weights)          # fixed weights stay
+        assert np.array_equal(kept.weights, mix.weights)  # fixed weights stay
 
 
 def test_refinement_improves_stratified_signals(averaged):
@@ -181,8 +260,9 @@ def test_refinement_improves_stratified_signals(averaged):
     for team in (0, 1):
         mix = stratified_mixture(game, team, sig[team], 6)
         start = guaranteed_value(game, mix)
-        val, out = refine_team(game, mix, start, signals=6, time_limit=1e9, blocks=4,
-                               max_iters=40, fixed_weights=True)
+        val, out = refine_team(
+            game, mix, start, signals=6, time_limit=1e9, blocks=4, max_iters=40, fixed_weights=True
+        )
         assert val == pytest.approx(guaranteed_value(game, out), abs=1e-9)
         if team == 0:
             assert val > start + 1e-4
@@ -194,6 +274,7 @@ def test_refinement_improves_stratified_signals(averaged):
 
 def test_halves_merge_into_the_cap():
     from teamleduc.solver.refine import halves
+
     assert halves(100) == (50, 51)
     assert halves(4) == (2, 3)
     assert halves(2) == (1, 2)
@@ -209,25 +290,31 @@ def test_stratified_export_restarts_from_halves_with_free_weights(averaged):
     bounds are those of what it returns, measured exactly."""
     from teamleduc.solver.export import from_alternatives, measured
     from teamleduc.solver.refine import refine_export
+
     game, sig = averaged
     K = 8
-    ex = from_alternatives(game, measured(game, [stratified_mixture(game, t, sig[t], K)
-                                                 for t in (0, 1)]), max_signals=K)
+    ex = from_alternatives(
+        game,
+        measured(game, [stratified_mixture(game, t, sig[t], K) for t in (0, 1)]),
+        max_signals=K,
+    )
     asked = []
 
     def restart(team, k):
         asked.append((team, k))
         return stratified_mixture(game, team, sig[team], k)
 
-    ref = refine_export(game, ex, max_signals=K, time_limit=1e9, blocks=4, max_iters=40,
-                        restart=restart)
+    ref = refine_export(
+        game, ex, max_signals=K, time_limit=1e9, blocks=4, max_iters=40, restart=restart
+    )
     assert asked == [(0, 4), (1, 5)]
     assert ref is not ex and ref.gap < ex.gap
     assert ref.mixtures[0].size <= 4 and ref.mixtures[1].size <= 5 and ref.signals <= K
     assert not all(np.allclose(m.weights, m.weights[0]) for m in ref.mixtures)
     for team in (0, 1):
         assert guaranteed_value(game, ref.mixtures[team]) == pytest.approx(
-            (ref.lower, ref.upper)[team], abs=1e-9)
+            (ref.lower, ref.upper)[team], abs=1e-9
+        )
 
 
 def test_auto_refinement_starts_where_the_lp_export_stops_being_exact():
@@ -235,8 +322,14 @@ def test_auto_refinement_starts_where_the_lp_export_stops_being_exact():
     tiny-team-leduc (exact) nor games with teams of one; it needs about 40 iterations per
     team and 1 s, counted from the end of building the DAGs."""
     from teamleduc.solver.dag import dag_game
-    from teamleduc.solver.refine import (AUTO_MIN_ITERS, AUTO_MIN_SECONDS, AUTO_SHARE,
-                                         auto_seconds, iteration_seconds)
+    from teamleduc.solver.refine import (
+        AUTO_MIN_ITERS,
+        AUTO_MIN_SECONDS,
+        AUTO_SHARE,
+        auto_seconds,
+        iteration_seconds,
+    )
+
     small = dag_game(get_config("small-team-leduc"))
     assert auto_seconds(small, 30.0, 100) == AUTO_SHARE * 30.0
     assert auto_seconds(small, 30.0, 100, startup=2.0) == AUTO_SHARE * 28.0

@@ -5,8 +5,14 @@ import zipfile
 
 import pytest
 
-from teamleduc.safeio import (MIN_LIMIT, Container, SubmissionError, csv_limit, npy_limit,
-                              open_container)
+from teamleduc.safeio import (
+    MIN_LIMIT,
+    Container,
+    SubmissionError,
+    csv_limit,
+    npy_limit,
+    open_container,
+)
 
 FILES = {"meta-strategy.csv": b"0,1.0\n", "strategy0-player1.csv": b"1.0,0.0,0.0\n"}
 
@@ -14,8 +20,9 @@ FILES = {"meta-strategy.csv": b"0,1.0\n", "strategy0-player1.csv": b"1.0,0.0,0.0
 def make_zip(path, entries, compression=zipfile.ZIP_DEFLATED):
     """entries: list of (name, bytes) or (ZipInfo, bytes); duplicates allowed on purpose."""
     import warnings
+
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")            # zipfile warns about duplicate names
+        warnings.simplefilter("ignore")  # zipfile warns about duplicate names
         with zipfile.ZipFile(path, "w", compression) as zf:
             for name, data in entries:
                 zf.writestr(name, data)
@@ -34,7 +41,7 @@ def read_all(container: Container) -> dict:
 
 
 def test_limits_derive_from_the_expected_size():
-    assert csv_limit(147_660) == 456 * 147_660            # about 64 MiB for team-leduc
+    assert csv_limit(147_660) == 456 * 147_660  # about 64 MiB for team-leduc
     assert 63 * 2**20 < csv_limit(147_660) < 65 * 2**20
     assert csv_limit(16) == MIN_LIMIT
     assert npy_limit(100) == 64 * 1024 + 2400
@@ -89,8 +96,11 @@ def test_hidden_and_macos_files_are_ignored_with_a_warning(tmp_path):
     with open_container(tmp_path / "sub") as c:
         assert c.names() == sorted(FILES)
         assert len(c.warnings) == 1 and ".DS_Store" in c.warnings[0].message
-    z = make_zip(tmp_path / "s.zip", [("sub/" + n, d) for n, d in FILES.items()]
-                 + [("__MACOSX/sub/._meta-strategy.csv", b"junk")])
+    z = make_zip(
+        tmp_path / "s.zip",
+        [("sub/" + n, d) for n, d in FILES.items()]
+        + [("__MACOSX/sub/._meta-strategy.csv", b"junk")],
+    )
     with open_container(z) as c:
         assert c.top == "sub" and read_all(c) == FILES
         assert "__MACOSX" in c.warnings[0].message
@@ -99,7 +109,7 @@ def test_hidden_and_macos_files_are_ignored_with_a_warning(tmp_path):
 def test_huge_file_is_refused_before_reading(tmp_path):
     make_folder(tmp_path / "sub", FILES)
     big = tmp_path / "sub" / "strategy0-player2.csv"
-    with open(big, "wb") as f:                   # sparse: 200 MB declared, nothing written
+    with open(big, "wb") as f:  # sparse: 200 MB declared, nothing written
         f.truncate(200 * 2**20)
     with open_container(tmp_path / "sub") as c:
         with pytest.raises(SubmissionError, match="above the limit") as e:
@@ -111,7 +121,9 @@ def test_zip_at_root_and_under_one_top_folder(tmp_path):
     z = make_zip(tmp_path / "a.zip", list(FILES.items()))
     with open_container(z) as c:
         assert c.kind == "zip" and c.top == "" and read_all(c) == FILES
-    z = make_zip(tmp_path / "b.zip", [("mine/", b"")] + [("mine/" + n, d) for n, d in FILES.items()])
+    z = make_zip(
+        tmp_path / "b.zip", [("mine/", b"")] + [("mine/" + n, d) for n, d in FILES.items()]
+    )
     with open_container(z) as c:
         assert c.top == "mine" and read_all(c) == FILES
         assert c.display("meta-strategy.csv") == "mine/meta-strategy.csv"
@@ -123,18 +135,27 @@ def test_zip_with_backslash_separators(tmp_path):
         assert c.top == "mine" and read_all(c) == FILES
 
 
-@pytest.mark.parametrize("entries, message", [
-    ([("/etc/meta-strategy.csv", b"x")], "absolute path"),
-    ([("C:\\meta-strategy.csv", b"x")], "absolute path"),
-    ([("\\\\server\\x.csv", b"x")], "absolute path"),
-    ([("../meta-strategy.csv", b"x")], r"leaves the archive \(\.\.\)"),
-    ([("top/../../x.csv", b"x")], r"leaves the archive"),
-    ([("a/b/meta-strategy.csv", b"x")], "nested folders"),
-    ([("a/meta-strategy.csv", b"x"), ("b/strategy0-player1.csv", b"x")], "several top folders"),
-    ([("meta-strategy.csv", b"x"), ("a/strategy0-player1.csv", b"x")], "both at the top and in a folder"),
-    ([("meta-strategy.csv", b"x"), ("meta-strategy.csv", b"y")], "duplicate entry 'meta-strategy.csv'"),
-    ([], "holds no files"),
-])
+@pytest.mark.parametrize(
+    "entries, message",
+    [
+        ([("/etc/meta-strategy.csv", b"x")], "absolute path"),
+        ([("C:\\meta-strategy.csv", b"x")], "absolute path"),
+        ([("\\\\server\\x.csv", b"x")], "absolute path"),
+        ([("../meta-strategy.csv", b"x")], r"leaves the archive \(\.\.\)"),
+        ([("top/../../x.csv", b"x")], r"leaves the archive"),
+        ([("a/b/meta-strategy.csv", b"x")], "nested folders"),
+        ([("a/meta-strategy.csv", b"x"), ("b/strategy0-player1.csv", b"x")], "several top folders"),
+        (
+            [("meta-strategy.csv", b"x"), ("a/strategy0-player1.csv", b"x")],
+            "both at the top and in a folder",
+        ),
+        (
+            [("meta-strategy.csv", b"x"), ("meta-strategy.csv", b"y")],
+            "duplicate entry 'meta-strategy.csv'",
+        ),
+        ([], "holds no files"),
+    ],
+)
 def test_zip_refused(tmp_path, entries, message):
     z = make_zip(tmp_path / "bad.zip", entries)
     with pytest.raises(SubmissionError, match=message) as e:
@@ -152,18 +173,21 @@ def test_zip_symlink_entry_is_refused(tmp_path):
 
 def test_zip_bomb_by_ratio_is_refused(tmp_path):
     # bzip2 turns 20 MB of one byte into a few dozen bytes: far beyond what deflate can do
-    z = make_zip(tmp_path / "bomb.zip", [("meta-strategy.csv", b"0,1\n"),
-                                         ("strategy0-player1.csv", b"0" * (20 * 2**20))],
-                 compression=zipfile.ZIP_BZIP2)
-    with open_container(z) as c:
-        with pytest.raises(SubmissionError, match="zip bomb") as e:
-            c.read("strategy0-player1.csv", 64 * 2**20)
+    z = make_zip(
+        tmp_path / "bomb.zip",
+        [("meta-strategy.csv", b"0,1\n"), ("strategy0-player1.csv", b"0" * (20 * 2**20))],
+        compression=zipfile.ZIP_BZIP2,
+    )
+    with open_container(z) as c, pytest.raises(SubmissionError, match="zip bomb") as e:
+        c.read("strategy0-player1.csv", 64 * 2**20)
     assert e.value.file == "strategy0-player1.csv"
 
 
 def test_zip_bomb_by_size_is_refused_before_decompressing(tmp_path):
-    z = make_zip(tmp_path / "big.zip", [("meta-strategy.csv", b"0,1\n"),
-                                        ("strategy0-player1.csv", b"0" * (3 * 2**20))])
+    z = make_zip(
+        tmp_path / "big.zip",
+        [("meta-strategy.csv", b"0,1\n"), ("strategy0-player1.csv", b"0" * (3 * 2**20))],
+    )
     with open_container(z) as c:
         with pytest.raises(SubmissionError, match="above the limit of 1,048,576 bytes"):
             c.read("strategy0-player1.csv", MIN_LIMIT)
@@ -186,11 +210,14 @@ def test_encrypted_entry_is_refused(tmp_path):
 
 
 def test_corrupt_entry_gives_a_clean_error(tmp_path):
-    z = make_zip(tmp_path / "c.zip", [("meta-strategy.csv", b"0,1.0\n" * 1000)],
-                 compression=zipfile.ZIP_STORED)
+    z = make_zip(
+        tmp_path / "c.zip",
+        [("meta-strategy.csv", b"0,1.0\n" * 1000)],
+        compression=zipfile.ZIP_STORED,
+    )
     data = bytearray(z.read_bytes())
     at = data.find(b"0,1.0\n0,1.0")
-    data[at:at + 4] = b"XXXX"                      # breaks the CRC
+    data[at : at + 4] = b"XXXX"  # breaks the CRC
     z.write_bytes(bytes(data))
     with open_container(z) as c:
         with pytest.raises(SubmissionError, match="corrupt archive entry") as e:

@@ -56,6 +56,7 @@ NONZERO_TEAM_GAMES = {
 
 # --------------------------------------------------------------------------- oracles
 
+
 def _seat_pure_reaches(tree, table) -> np.ndarray:
     """(P, Z, R) distinct terminal reaches of every pure strategy of one seat."""
     choices = [np.flatnonzero(legal) for legal in table.legal]
@@ -88,19 +89,26 @@ def enumeration_lp_value(config) -> float:
     TA = _team_pure_reaches(tree, tables, A)
     TB = _team_pure_reaches(tree, tables, B)
     cu = chance_utility(tree, A).reshape((Z,) + (R,) * S)
-    cu = cu.transpose([0] + [1 + s for s in A] + [1 + s for s in B]).reshape(Z, R ** len(A), R ** len(B))
-    G = np.einsum("zab,jzb->jza", cu, TB)                           # B column j as weights on A
-    M = TA.reshape(len(TA), -1) @ G.reshape(len(TB), -1).T          # (nA, nB) team A's value
+    cu = cu.transpose([0] + [1 + s for s in A] + [1 + s for s in B]).reshape(
+        Z, R ** len(A), R ** len(B)
+    )
+    G = np.einsum("zab,jzb->jza", cu, TB)  # B column j as weights on A
+    M = TA.reshape(len(TA), -1) @ G.reshape(len(TB), -1).T  # (nA, nB) team A's value
     n, m = M.shape
-    res = linprog(np.r_[np.zeros(n), -1.0],
-                  A_ub=np.hstack([-M.T, np.ones((m, 1))]), b_ub=np.zeros(m),
-                  A_eq=np.r_[np.ones(n), 0.0][None], b_eq=[1.0],
-                  bounds=[(0, None)] * n + [(None, None)], method="highs")
+    res = linprog(
+        np.r_[np.zeros(n), -1.0],
+        A_ub=np.hstack([-M.T, np.ones((m, 1))]),
+        b_ub=np.zeros(m),
+        A_eq=np.r_[np.ones(n), 0.0][None],
+        b_eq=[1.0],
+        bounds=[(0, None)] * n + [(None, None)],
+        method="highs",
+    )
     assert res.status == 0
     return -res.fun
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cached_enumeration_lp_value(config) -> float:
     """:func:`enumeration_lp_value`, once per game for the tests parametrised by method."""
     return enumeration_lp_value(config)
@@ -117,7 +125,7 @@ def sequence_form_lp_value(config) -> float:
         t = tables[seat]
         idx = np.full((t.size, 3), -1)
         legal = np.argwhere(t.legal)
-        idx[legal[:, 0], legal[:, 1]] = 1 + np.arange(len(legal))   # 0 = empty sequence
+        idx[legal[:, 0], legal[:, 1]] = 1 + np.arange(len(legal))  # 0 = empty sequence
         last = np.zeros((N, R), int)
         for h in range(1, N):
             p = tree.parent[h]
@@ -131,7 +139,7 @@ def sequence_form_lp_value(config) -> float:
     n0, n1 = (1 + int(tables[s].legal.sum()) for s in (0, 1))
     cu = chance_utility(tree, (0,)).reshape(Z, R, R)
     A = np.zeros((n0, n1))
-    s0 = last_seq[0][tree.terminals]                                  # (Z, R)
+    s0 = last_seq[0][tree.terminals]  # (Z, R)
     s1 = last_seq[1][tree.terminals]
     for x0 in range(R):
         for x1 in range(R):
@@ -152,15 +160,21 @@ def sequence_form_lp_value(config) -> float:
     F, f = constraints(1, n1)
     # max_{x, q} f.q  s.t.  E x = e, x >= 0, F^T q - A^T x <= 0
     k = F.shape[0]
-    res = linprog(np.r_[np.zeros(n0), -f],
-                  A_ub=np.hstack([-A.T, F.T]), b_ub=np.zeros(n1),
-                  A_eq=np.hstack([E, np.zeros((E.shape[0], k))]), b_eq=e,
-                  bounds=[(0, None)] * n0 + [(None, None)] * k, method="highs")
+    res = linprog(
+        np.r_[np.zeros(n0), -f],
+        A_ub=np.hstack([-A.T, F.T]),
+        b_ub=np.zeros(n1),
+        A_eq=np.hstack([E, np.zeros((E.shape[0], k))]),
+        b_eq=e,
+        bounds=[(0, None)] * n0 + [(None, None)] * k,
+        method="highs",
+    )
     assert res.status == 0
     return -res.fun
 
 
 # --------------------------------------------------------------------------- oracles first
+
 
 def test_oracles_reproduce_published_values():
     assert enumeration_lp_value(get_config("kuhn")) == pytest.approx(KUHN_VALUE, abs=1e-9)
@@ -178,6 +192,7 @@ def test_matrix_game_solver_on_rock_paper_scissors():
 
 
 # --------------------------------------------------------------------------- the common suite
+
 
 def _check_export(config, result, tol=1e-6):
     """The reported bounds are the exported submission's, re-measured independently."""
@@ -203,8 +218,14 @@ GUARD_SECONDS = 600
 def _solve_exactly(config, method, iterations=EXACT_ITERATIONS):
     """A fixed number of iterations, then the unhurried LP export (no refinement): the same
     run on a fast or a loaded machine, so the assertions do not depend on the clock."""
-    return solve(config, method, max_iterations=iterations, time_limit=GUARD_SECONDS,
-                 refine_seconds=0, handle_sigint=False)
+    return solve(
+        config,
+        method,
+        max_iterations=iterations,
+        time_limit=GUARD_SECONDS,
+        refine_seconds=0,
+        handle_sigint=False,
+    )
 
 
 def _check_solves_to(config, method, v):
@@ -219,7 +240,7 @@ def _check_solves_to(config, method, v):
 def test_team_value_matches_enumeration_lp(method):
     config = get_config("tiny-team-3p")
     v = _cached_enumeration_lp_value(config)
-    assert v == pytest.approx(0.0, abs=1e-9)    # a weak anchor: see the non-zero games below
+    assert v == pytest.approx(0.0, abs=1e-9)  # a weak anchor: see the non-zero games below
     _check_solves_to(config, method, v)
 
 
@@ -229,7 +250,7 @@ def test_nonzero_team_value_matches_enumeration_lp(method, game):
     """The solver's bounds equal the enumeration LP's TMECor value where that value is not 0."""
     config, known = NONZERO_TEAM_GAMES[game]
     v = _cached_enumeration_lp_value(config)
-    assert abs(v) > 1e-3                         # the anchor cannot silently become trivial
+    assert abs(v) > 1e-3  # the anchor cannot silently become trivial
     assert v == pytest.approx(known, abs=1e-9)
     _check_solves_to(config, method, v)
 
@@ -246,9 +267,9 @@ def test_kuhn_nash_value(method):
 def test_leduc_nash_value_and_nashconv(method):
     config = get_config("leduc")
     v = sequence_form_lp_value(config)
-    r = _solve_exactly(config, method, iterations=1000)   # speed: see the benchmark
+    r = _solve_exactly(config, method, iterations=1000)  # speed: see the benchmark
     assert r.lower - 1e-9 <= v <= r.upper + 1e-9
-    _check_export(config, r, tol=1e-6)         # NashConv of the export (two players: the gap)
+    _check_export(config, r, tol=1e-6)  # NashConv of the export (two players: the gap)
 
 
 @pytest.mark.parametrize("method", ALL_METHODS)
@@ -258,7 +279,7 @@ def test_team_games_exact_export(method, preset):
     r = _solve_exactly(config, method)
     _check_export(config, r)
     if preset == "kuhn3-teams":
-        assert r.lower == pytest.approx(7 / 264, abs=1e-6)   # all methods agree on v*
+        assert r.lower == pytest.approx(7 / 264, abs=1e-6)  # all methods agree on v*
 
 
 @pytest.mark.parametrize("method", CFR_METHODS)
@@ -271,13 +292,13 @@ def test_two_round_team_game(method):
 
 # --------------------------------------------------------------------------- the export
 
+
 def test_export_keeps_the_correlation():
     """Averaging members' marginals into one behaviour profile loses value; the export does not."""
-    from teamleduc.solver.common import Candidates
+    from teamleduc.solver.common import Candidates, ProductStrategy, TeamMixture
     from teamleduc.solver.dag import flows, marginals
     from teamleduc.solver.dag_cfr import RegretMinimizer
     from teamleduc.solver.export import export, merge_submission
-    from teamleduc.solver.common import ProductStrategy, TeamMixture
 
     config = get_config("tiny-team-leduc")
     rm = RegretMinimizer(config, dcfr())
@@ -295,13 +316,18 @@ def test_export_keeps_the_correlation():
     for team, dag in enumerate(rm.game.dags):
         sig = rm.average_sigma(team)
         flows(dag, sig, rm.F[team])
-        mixtures.append(TeamMixture(team, dag.seats, np.array([1.0]),
-                                    (ProductStrategy(dag.seats, marginals(dag, sig, rm.F[team])),)))
+        mixtures.append(
+            TeamMixture(
+                team,
+                dag.seats,
+                np.array([1.0]),
+                (ProductStrategy(dag.seats, marginals(dag, sig, rm.F[team])),),
+            )
+        )
     flat = exploitability(config, merge_submission(rm.game, mixtures))
     assert avg.lower - 1e-9 <= v <= avg.upper + 1e-9
-    assert flat.worst_case_a < v - 0.02       # team A loses more than 2 cents per hand
+    assert flat.worst_case_a < v - 0.02  # team A loses more than 2 cents per hand
     assert flat.gap > 100 * avg.gap
-
 
 
 def test_export_starts_from_the_newest_average_only():
@@ -344,18 +370,21 @@ def test_candidate_batches():
     cand.add(0, pures[0])
     cand.add(0, pures[1], "peel")
     cand.new_batch()
-    assert [k for _, k in cand.newest(0)] == ["br", "peel"]     # batch 1 is still empty
+    assert [k for _, k in cand.newest(0)] == ["br", "peel"]  # batch 1 is still empty
     assert cand.add(0, pures[2], "peel")
-    assert not cand.add(0, pures[0])                            # met again: moves to batch 1
+    assert not cand.add(0, pures[0])  # met again: moves to batch 1
     assert [s.key() for s, _ in cand.newest(0)] == [pures[0].key(), pures[2].key()]
     assert cand.newest(1) == []
     assert len(cand.items[0]) == 3 and cand.batches[0] == [1, 0, 1]
 
     import tempfile
+
     with tempfile.TemporaryDirectory() as folder:
         config = get_config("tiny-team-leduc")
-        ckpt.save(folder, ckpt.Checkpoint(config.name, "dcfr", 0, 0.0, [], rm.state(), cand,
-                                          config.to_dict()))
+        ckpt.save(
+            folder,
+            ckpt.Checkpoint(config.name, "dcfr", 0, 0.0, [], rm.state(), cand, config.to_dict()),
+        )
         back = ckpt.load(folder, config).candidates
     assert back.batches[0] == [1, 0, 1] and back.batch == 1
     assert [s.key() for s in back.items[0]] == [s.key() for s in cand.items[0]]
@@ -371,7 +400,7 @@ def test_target_is_tried_early_whatever_the_limit():
     exports = [m for m in r.history if m.what == "export"]
     assert exports[0].seconds < 0.05 * limit
     averages = [m for m in r.history if m.what == "average"]
-    assert averages[-1].gap > 1e-9                   # the export met the target, not the average
+    assert averages[-1].gap > 1e-9  # the export met the target, not the average
 
 
 def test_refined_export_is_no_worse_and_exact():
@@ -390,8 +419,9 @@ def test_refined_export_is_no_worse_and_exact():
     rm.measure(0.0, cand)
     rm.add_export_candidates(cand)
     ex = export(rm.game, cand, max_signals=12, time_limit=1.0)
-    ref = refine_export(rm.game, ex, max_signals=12, time_limit=60.0, candidates=cand,
-                        max_iters=200, blocks=3)
+    ref = refine_export(
+        rm.game, ex, max_signals=12, time_limit=60.0, candidates=cand, max_iters=200, blocks=3
+    )
     assert ref.gap <= ex.gap
     assert ref.signals <= 12
     r = exploitability(config, ref.submission)
@@ -402,12 +432,20 @@ def test_refined_export_is_no_worse_and_exact():
 
 def test_solve_with_refinement_reports_the_written_gap(tmp_path):
     config = get_config("tiny-team-leduc")
-    r = solve(config, "dcfr", time_limit=4, refine_seconds=1.5, max_signals=20,
-              out_dir=tmp_path / "run", handle_sigint=False)
+    r = solve(
+        config,
+        "dcfr",
+        time_limit=4,
+        refine_seconds=1.5,
+        max_signals=20,
+        out_dir=tmp_path / "run",
+        handle_sigint=False,
+    )
     assert r.signals <= 20
     ex = exploitability(config, load_submission(tmp_path / "run" / "submission", config))
     assert ex.worst_case_a == pytest.approx(r.lower, abs=1e-9)
     assert ex.br_a.value == pytest.approx(r.upper, abs=1e-9)
+
 
 def test_signal_cap_and_merge():
     config = get_config("tiny-team-leduc")
@@ -416,7 +454,7 @@ def test_signal_cap_and_merge():
     assert sub.num_signals <= 6
     assert r.team_signals[0] + r.team_signals[1] - 1 >= sub.num_signals
     assert sub.probs.sum() == pytest.approx(1.0, abs=1e-12)
-    _check_export(config, r, tol=np.inf)       # bounds exact even when the cap costs value
+    _check_export(config, r, tol=np.inf)  # bounds exact even when the cap costs value
     # each team's marginal: signals that share a team strategy add up to its mixture weight
     for team in config.teams:
         keys = {}
@@ -427,6 +465,7 @@ def test_signal_cap_and_merge():
 
 
 # --------------------------------------------------------------------------- runs
+
 
 def _cum(folder):
     with np.load(os.path.join(folder, "checkpoint.npz")) as z:
@@ -440,8 +479,15 @@ def test_resume_continues_exactly(tmp_path):
     first = tmp_path / "first"
     solve(config, "dcfr", max_iterations=25, time_limit=6, out_dir=first, handle_sigint=False)
     second = tmp_path / "second"
-    r = solve(config, None, max_iterations=60, time_limit=6, out_dir=second, resume=first,
-              handle_sigint=False)
+    r = solve(
+        config,
+        None,
+        max_iterations=60,
+        time_limit=6,
+        out_dir=second,
+        resume=first,
+        handle_sigint=False,
+    )
     assert r.iterations == 60 and r.status == ITERATION_LIMIT
     a, b = _cum(straight), _cum(second)
     assert set(a) == set(b)
@@ -457,9 +503,17 @@ def test_damaged_checkpoint_candidates_are_refused(tmp_path):
     """A checkpoint whose candidate arrays are missing, of different lengths or of an unknown
     kind gives TeamLeducError naming the file (it gave TypeError or IndexError)."""
     from teamleduc.solver import checkpoint as ckpt
+
     config = get_config("tiny-team-leduc")
-    solve(config, "dcfr", max_iterations=20, time_limit=GUARD_SECONDS, out_dir=tmp_path,
-          refine_seconds=0, handle_sigint=False)
+    solve(
+        config,
+        "dcfr",
+        max_iterations=20,
+        time_limit=GUARD_SECONDS,
+        out_dir=tmp_path,
+        refine_seconds=0,
+        handle_sigint=False,
+    )
     path = tmp_path / "checkpoint.npz"
     with np.load(path) as z:
         good = {k: z[k] for k in z.files}
@@ -513,13 +567,15 @@ def test_bad_arguments():
     with pytest.raises(TeamLeducError, match="no checkpoint"):
         solve("kuhn", time_limit=1, resume="/nonexistent/run")
     # NaN limits would never stop the run; more than 100 signals break the challenge's cap
-    for kwargs, message in ((dict(time_limit=float("nan")), "time_limit"),
-                            (dict(time_limit=1, refine_seconds=float("nan")), "refine_seconds"),
-                            (dict(time_limit=1, refine_seconds=-1.0), "refine_seconds"),
-                            (dict(time_limit=1, target_gap=float("nan")), "target_gap"),
-                            (dict(time_limit=1, max_signals=101), "between 1 and 100"),
-                            (dict(time_limit=1, max_signals=0), "between 1 and 100"),
-                            (dict(time_limit=1, max_iterations=0), "max_iterations")):
+    for kwargs, message in (
+        (dict(time_limit=float("nan")), "time_limit"),
+        (dict(time_limit=1, refine_seconds=float("nan")), "refine_seconds"),
+        (dict(time_limit=1, refine_seconds=-1.0), "refine_seconds"),
+        (dict(time_limit=1, target_gap=float("nan")), "target_gap"),
+        (dict(time_limit=1, max_signals=101), "between 1 and 100"),
+        (dict(time_limit=1, max_signals=0), "between 1 and 100"),
+        (dict(time_limit=1, max_iterations=0), "max_iterations"),
+    ):
         with pytest.raises(ValueError, match=message):
             solve("kuhn", "dcfr", handle_sigint=False, **kwargs)
 
@@ -530,14 +586,22 @@ def test_refinement_reports_each_block():
     the plain export. The export here is stratified (equal weights on both sides), so the
     refinement restarts from halves of the signals (2 + 3 - 1 = 4) with free weights."""
     seen = []
-    r = solve("tiny-team-leduc", "dcfr", time_limit=12, max_iterations=30, max_signals=4,
-              refine_seconds=3, progress=seen.append, handle_sigint=False)
+    r = solve(
+        "tiny-team-leduc",
+        "dcfr",
+        time_limit=12,
+        max_iterations=30,
+        max_signals=4,
+        refine_seconds=3,
+        progress=seen.append,
+        handle_sigint=False,
+    )
     exported = [m for m in seen if m.what == "export"]
     refined = [m for m in seen if m.what == "refine"]
     assert refined and exported
     assert all(b.lower >= a.lower and b.upper <= a.upper for a, b in zip(refined, refined[1:]))
     assert r.gap == pytest.approx(min(refined[-1].gap, exported[0].gap), abs=1e-9)
-    assert refined[-1].gap < exported[0].gap          # the refined halves win here
+    assert refined[-1].gap < exported[0].gap  # the refined halves win here
     assert r.team_signals[0] <= 2 and r.team_signals[1] <= 3 and r.signals <= 4
 
 
@@ -551,27 +615,47 @@ def test_a_refined_big_game_exports_its_halves_first(monkeypatch):
     from teamleduc.solver.dag_cfr import RegretMinimizer
     from teamleduc.solver.refine import halves_export
     from teamleduc.solver.stratify import stratified_mixture
+
     monkeypatch.setattr(export_module, "is_big", lambda game: True)
     calls = []
     original = solver_module._RegretAlgorithm.export_alternatives
-    monkeypatch.setattr(solver_module._RegretAlgorithm, "export_alternatives",
-                        lambda self, k: calls.append(k) or original(self, k))
+    monkeypatch.setattr(
+        solver_module._RegretAlgorithm,
+        "export_alternatives",
+        lambda self, k: calls.append(k) or original(self, k),
+    )
     seen = []
-    r = solve("tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, max_iterations=30,
-              max_signals=4, refine_seconds=2, progress=seen.append, handle_sigint=False)
+    r = solve(
+        "tiny-team-leduc",
+        "dcfr",
+        time_limit=GUARD_SECONDS,
+        max_iterations=30,
+        max_signals=4,
+        refine_seconds=2,
+        progress=seen.append,
+        handle_sigint=False,
+    )
     assert calls == []
     # the same 30 iterations outside the solver: the first export is exactly their halves
     rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
     rm.iterate(30)
-    ex = halves_export(rm.game, lambda team, k: stratified_mixture(
-        rm.game, team, rm.average_sigma(team), k), 4)
+    ex = halves_export(
+        rm.game, lambda team, k: stratified_mixture(rm.game, team, rm.average_sigma(team), k), 4
+    )
     assert [m.size for m in ex.mixtures] == [2, 3]
     first = [m for m in seen if m.what == "export"][0]
     assert (first.lower, first.upper) == pytest.approx((ex.lower, ex.upper), abs=1e-12)
     assert r.team_signals[0] <= 2 and r.team_signals[1] <= 3 and r.signals <= 4
     assert r.gap <= ex.gap + 1e-12
-    plain = solve("tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, max_iterations=30,
-                  max_signals=4, refine_seconds=0, handle_sigint=False)
+    plain = solve(
+        "tiny-team-leduc",
+        "dcfr",
+        time_limit=GUARD_SECONDS,
+        max_iterations=30,
+        max_signals=4,
+        refine_seconds=0,
+        handle_sigint=False,
+    )
     assert calls == [4] and plain.signals == 4
 
 
@@ -579,15 +663,25 @@ def test_auto_refinement_with_a_target(monkeypatch):
     """With a target, ``auto`` still refines (small-team-leduc's LP export never met a target
     of 1e-4: 3.1e-2 in 120 s; refined, 8.8e-4 in 60 s), unless the target is met first."""
     import teamleduc.solver.refine as refine_module
-    monkeypatch.setattr(refine_module, "auto_seconds",
-                        lambda game, limit, signals, startup=0.0: 3.0)
-    met = solve("tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, target_gap=1e-9,
-                handle_sigint=False)
+
+    monkeypatch.setattr(
+        refine_module, "auto_seconds", lambda game, limit, signals, startup=0.0: 3.0
+    )
+    met = solve(
+        "tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, target_gap=1e-9, handle_sigint=False
+    )
     assert met.success and met.parameters["refine_seconds"] == 3.0
     assert not [m for m in met.history if m.what == "refine"]
     # four signals cannot be exact here: the target is missed and the export refined
-    missed = solve("tiny-team-leduc", "dcfr", time_limit=12, max_iterations=30, max_signals=4,
-                   target_gap=1e-9, handle_sigint=False)
+    missed = solve(
+        "tiny-team-leduc",
+        "dcfr",
+        time_limit=12,
+        max_iterations=30,
+        max_signals=4,
+        target_gap=1e-9,
+        handle_sigint=False,
+    )
     assert not missed.success
     assert [m for m in missed.history if m.what == "refine"]
 
@@ -597,14 +691,15 @@ def test_export_budget_of_big_games(monkeypatch):
     signals take seconds); the double oracle's LP export keeps the usual share."""
     import teamleduc.solver as solver_module
     import teamleduc.solver.export as export_module
+
     calls = []
     original = solver_module._export_budget
-    monkeypatch.setattr(solver_module, "_export_budget",
-                        lambda t, big=False: calls.append(big) or original(t, big))
+    monkeypatch.setattr(
+        solver_module, "_export_budget", lambda t, big=False: calls.append(big) or original(t, big)
+    )
     monkeypatch.setattr(export_module, "is_big", lambda game: True)
     for method in ("dcfr", "double-oracle"):
-        solve("kuhn", method, time_limit=5, max_iterations=3, refine_seconds=0,
-              handle_sigint=False)
+        solve("kuhn", method, time_limit=5, max_iterations=3, refine_seconds=0, handle_sigint=False)
     assert calls == [True, False]
     assert original(60.0, True) < original(60.0, False)
 
@@ -620,16 +715,42 @@ def test_discounting_factors():
 
 def test_solve_command(tmp_path):
     from teamleduc.cli import cli
+
     out = tmp_path / "run"
-    res = CliRunner().invoke(cli, ["solve", "--preset", "kuhn", "--time-limit", "60",
-                                   "--target-gap", "1e-9", "--out", str(out)])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "solve",
+            "--preset",
+            "kuhn",
+            "--time-limit",
+            "60",
+            "--target-gap",
+            "1e-9",
+            "--out",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
-    assert any(l.startswith("iter ") and "lower" in l and "upper" in l and "gap" in l for l in lines)
+    assert any(
+        l.startswith("iter ") and "lower" in l and "upper" in l and "gap" in l for l in lines
+    )
     assert lines[-1].startswith("final gap ")
     report = json.loads((out / "solve-report.json").read_text())
-    for key in ("preset", "version", "algorithm", "iterations", "seconds", "value_lower",
-                "value_upper", "gap", "signals", "peak_memory_bytes", "history"):
+    for key in (
+        "preset",
+        "version",
+        "algorithm",
+        "iterations",
+        "seconds",
+        "value_lower",
+        "value_upper",
+        "gap",
+        "signals",
+        "peak_memory_bytes",
+        "history",
+    ):
         assert key in report
     assert report["preset"] == "kuhn" and report["algorithm"] == "dcfr"
     assert report["value_lower"] == pytest.approx(KUHN_VALUE, abs=1e-6)

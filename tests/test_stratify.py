@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from teamleduc.config import get_config
+from teamleduc.infosets import infoset_tables
 from teamleduc.solver.dag import flows, marginals, product_reach
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
-from teamleduc.infosets import infoset_tables
 from teamleduc.solver.stratify import private_nodes, stratified_counts, stratified_mixture
 from teamleduc.submission import merge_team_mixtures
 
@@ -25,7 +25,9 @@ def averaged():
 
 
 def _mixture_reach(dag, mixture) -> np.ndarray:
-    return sum(w * product_reach(dag, item.probs) for w, item in zip(mixture.weights, mixture.items))
+    return sum(
+        w * product_reach(dag, item.probs) for w, item in zip(mixture.weights, mixture.items)
+    )
 
 
 @pytest.mark.parametrize("signals", [1, 2, 7, 40])
@@ -34,7 +36,7 @@ def test_signals_share_the_average_flow_exactly(averaged, signals):
     for team, dag in enumerate(game.dags):
         _, reach = stratified_counts(game, team, sig[team], signals, round_share=np.inf)
         expected = flows(dag, sig[team], dag.new_values())
-        np.testing.assert_allclose(reach, expected, atol=1e-6)     # float32 strategies
+        np.testing.assert_allclose(reach, expected, atol=1e-6)  # float32 strategies
 
 
 def test_pure_signals_are_exported_exactly(averaged):
@@ -47,7 +49,7 @@ def test_pure_signals_are_exported_exactly(averaged):
         private = private_nodes(dag)
         assert private.any() and not private[dag.member >= 0].all()
         counts, reach = stratified_counts(game, team, sig[team], 9, round_share=0.0)
-        for s, num in counts.items():          # one action per reached information set
+        for s, num in counts.items():  # one action per reached information set
             shared = ~private[tabs[s].node]
             assert ((num[:, shared] > 0).sum(axis=2) <= 1).all()
         mix = stratified_mixture(game, team, sig[team], 9, round_share=0.0)
@@ -72,7 +74,7 @@ def test_more_signals_keep_more_of_the_correlation(averaged):
     for team, sign in ((0, 1.0), (1, -1.0)):
         one = guaranteed_value(game, stratified_mixture(game, team, sig[team], 1))
         many = guaranteed_value(game, stratified_mixture(game, team, sig[team], 20))
-        assert sign * (many - one) > 0.01          # at least a cent per hand better
+        assert sign * (many - one) > 0.01  # at least a cent per hand better
 
 
 def test_both_teams_merge_into_k_signals(averaged):

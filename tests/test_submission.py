@@ -13,9 +13,16 @@ from hypothesis import strategies as st
 from teamleduc.config import get_config
 from teamleduc.infosets import infoset_tables
 from teamleduc.safeio import SubmissionError
-from teamleduc.submission import (Submission, combine_teams, load_submission, merge_team_mixtures,
-                                  parse_meta, parse_strategy_csv, uniform_submission,
-                                  write_submission)
+from teamleduc.submission import (
+    Submission,
+    combine_teams,
+    load_submission,
+    merge_team_mixtures,
+    parse_meta,
+    parse_strategy_csv,
+    uniform_submission,
+    write_submission,
+)
 from teamleduc.tree import build_tree
 
 TINY = get_config("tiny-team")
@@ -49,12 +56,13 @@ def assert_same(a: Submission, b: Submission):
 
 # ---------------------------------------------------------------------------- round trips
 
+
 @pytest.mark.parametrize("suffix", ["", ".zip"])
 @pytest.mark.parametrize("seats", [(0, 1, 2, 3), (0, 2), (1, 3)])
 def test_write_then_load_gives_identical_arrays(tmp_path, suffix, seats):
     sub = random_submission(TINY, seats, 3, seed=len(seats))
     path = write_submission(sub, tmp_path / f"sub{suffix}", config=TINY)
-    back = load_submission(path, TINY)            # seats detected from the files
+    back = load_submission(path, TINY)  # seats detected from the files
     assert_same(sub, back)
 
 
@@ -66,21 +74,33 @@ def test_round_trip_on_team_leduc(tmp_path):
     assert back.strategies[3].shape == (1, 147_660, 3)
 
 
-_row_weights = st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 5e-324, 1e-300, 1 / 3, 0.1])),
-                        min_size=3, max_size=3)
+_row_weights = st.lists(
+    st.one_of(st.floats(0, 1), st.sampled_from([0.0, 5e-324, 1e-300, 1 / 3, 0.1])),
+    min_size=3,
+    max_size=3,
+)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(rows=st.lists(_row_weights, min_size=16, max_size=16), p=st.floats(0.01, 0.99))
 def test_round_trip_is_bit_exact_for_any_floats(tmp_path_factory, rows, p):
     legal = TABLES[0].legal
     a = np.array(rows) * legal
     a[a.sum(axis=1) == 0] = legal[a.sum(axis=1) == 0]
     a = a / a.sum(axis=1, keepdims=True)
-    sub = Submission([0, 7], [p, 1 - p], (0, 2), {0: np.stack([a, TABLES[0].uniform_strategy()]),
-                                                  2: np.stack([TABLES[2].uniform_strategy()] * 2)})
+    sub = Submission(
+        [0, 7],
+        [p, 1 - p],
+        (0, 2),
+        {
+            0: np.stack([a, TABLES[0].uniform_strategy()]),
+            2: np.stack([TABLES[2].uniform_strategy()] * 2),
+        },
+    )
     if sub.problems(TINY):
-        return                           # e.g. sums off by more than 1e-6 after normalising
+        return  # e.g. sums off by more than 1e-6 after normalising
     path = write_submission(sub, tmp_path_factory.mktemp("rt") / "s")
     assert_same(sub, load_submission(path, TINY, seats=(0, 2)))
 
@@ -118,7 +138,10 @@ def reference_bad_lines(data: bytes, table) -> tuple[list[int], int]:
         ok = len(fields) == 3 and all(_NUMBER.fullmatch(f) for f in fields)
         if ok:
             v = [float(f) for f in fields]
-            ok = all(math.isfinite(x) and 0 <= x <= 1 for x in v) and abs(v[0] + v[1] + v[2] - 1) <= 1e-6
+            ok = (
+                all(math.isfinite(x) and 0 <= x <= 1 for x in v)
+                and abs(v[0] + v[1] + v[2] - 1) <= 1e-6
+            )
             if ok and aligned:
                 ok = all(x == 0 for x, legal in zip(v, table.legal[i]) if not legal)
         if not ok:
@@ -131,15 +154,34 @@ _edit = st.one_of(
     st.tuples(st.just("replace"), st.integers(0, 20), _junk),
     st.tuples(st.just("insert"), st.integers(0, 20), _junk),
     st.tuples(st.just("delete"), st.integers(0, 20), st.just(b"")),
-    st.tuples(st.just("value"), st.integers(0, 20),
-              st.sampled_from([b"0.5,0.5,0", b"1,0,0", b"0,1,0", b"0,0,1", b"1e999,0,0",
-                               b"0.5,0.5000001,0", b"-0,1,0", b"+1.,.0,0e5", b" 1 ,\t0,0 "])),
+    st.tuples(
+        st.just("value"),
+        st.integers(0, 20),
+        st.sampled_from(
+            [
+                b"0.5,0.5,0",
+                b"1,0,0",
+                b"0,1,0",
+                b"0,0,1",
+                b"1e999,0,0",
+                b"0.5,0.5000001,0",
+                b"-0,1,0",
+                b"+1.,.0,0e5",
+                b" 1 ,\t0,0 ",
+            ]
+        ),
+    ),
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(edits=st.lists(_edit, max_size=4), bom=st.booleans(), crlf=st.booleans(),
-       final_newline=st.booleans(), seat=st.integers(0, 3))
+@given(
+    edits=st.lists(_edit, max_size=4),
+    bom=st.booleans(),
+    crlf=st.booleans(),
+    final_newline=st.booleans(),
+    seat=st.integers(0, 3),
+)
 def test_vectorised_check_agrees_with_line_by_line_reference(edits, bom, crlf, final_newline, seat):
     table = TABLES[seat]
     lines = [",".join(repr(x) for x in row).encode() for row in table.uniform_strategy().tolist()]
@@ -153,7 +195,9 @@ def test_vectorised_check_agrees_with_line_by_line_reference(edits, bom, crlf, f
             del lines[at]
         elif kind == "value" and at < len(lines):
             lines[at] = text
-    data = (b"\r\n" if crlf else b"\n").join(lines) + ((b"\r\n" if crlf else b"\n") if final_newline else b"")
+    data = (b"\r\n" if crlf else b"\n").join(lines) + (
+        (b"\r\n" if crlf else b"\n") if final_newline else b""
+    )
     data = (b"\xef\xbb\xbf" if bom else b"") + data
     check = parse_strategy_csv(data, "strategy0-player1.csv", table)
     if not data.removeprefix(b"\xef\xbb\xbf"):
@@ -192,22 +236,26 @@ def test_errors_are_capped_per_file_with_a_count_of_the_rest():
 
 # ------------------------------------------------------------------------- meta-strategy
 
-@pytest.mark.parametrize("text, line, message", [
-    (b"0,0.5\n0,0.5\n", 2, "listed twice (first on line 1)"),
-    (b"-1,1\n", 1, "not a non-negative integer"),
-    (b"a,1\n", 1, "not a non-negative integer"),
-    (b"1.5,1\n", 1, "not a non-negative integer"),
-    (b"007,1\n", 1, "without leading zeros (7)"),
-    (b"0,1.5\n", 1, "not a finite number in [0, 1]"),
-    (b"0,-0.5\n1,1.5\n", 1, "not a finite number in [0, 1]"),
-    (b"0,nan\n", 1, "not a finite number"),
-    (b"0,1e999\n", 1, "not a finite number in [0, 1]"),
-    (b"0,1,2\n", 1, "3 values where 2"),
-    (b"0,0.5\n\n1,0.5\n", 2, "blank line"),
-    (b"0;1\n", 1, "1 values where 2"),
-    (b"0,0.5\n1,0.4\n", None, "sum to 0.9"),
-    (b"", None, "empty file"),
-])
+
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        (b"0,0.5\n0,0.5\n", 2, "listed twice (first on line 1)"),
+        (b"-1,1\n", 1, "not a non-negative integer"),
+        (b"a,1\n", 1, "not a non-negative integer"),
+        (b"1.5,1\n", 1, "not a non-negative integer"),
+        (b"007,1\n", 1, "without leading zeros (7)"),
+        (b"0,1.5\n", 1, "not a finite number in [0, 1]"),
+        (b"0,-0.5\n1,1.5\n", 1, "not a finite number in [0, 1]"),
+        (b"0,nan\n", 1, "not a finite number"),
+        (b"0,1e999\n", 1, "not a finite number in [0, 1]"),
+        (b"0,1,2\n", 1, "3 values where 2"),
+        (b"0,0.5\n\n1,0.5\n", 2, "blank line"),
+        (b"0;1\n", 1, "1 values where 2"),
+        (b"0,0.5\n1,0.4\n", None, "sum to 0.9"),
+        (b"", None, "empty file"),
+    ],
+)
 def test_meta_errors(text, line, message):
     check = parse_meta(text, "meta-strategy.csv")
     assert check.errors, text
@@ -218,18 +266,23 @@ def test_meta_accepts_close_sums_and_oddities_with_warnings():
     check = parse_meta(b"\xef\xbb\xbf0, 0.3333333\r\n5,0.6666667", "meta-strategy.csv")
     assert not check.errors
     assert check.signals == [0, 5] and check.probs == [0.3333333, 0.6666667]
-    assert len(check.warnings) == 4                # BOM, CRLF, final newline, blanks
+    assert len(check.warnings) == 4  # BOM, CRLF, final newline, blanks
 
 
 # -------------------------------------------------------------------------------- writing
+
 
 def test_write_refuses_an_invalid_submission_and_writes_nothing(tmp_path):
     sub = uniform_submission(TINY)
     bad = Submission(sub.signals, [0.5], sub.seats, sub.strategies)
     with pytest.raises(ValueError, match="sum to 0.5"):
         write_submission(bad, tmp_path / "s")
-    bad2 = Submission(sub.signals, sub.probs, sub.seats,
-                      {s: np.ones_like(a) / 3 for s, a in sub.strategies.items()})
+    bad2 = Submission(
+        sub.signals,
+        sub.probs,
+        sub.seats,
+        {s: np.ones_like(a) / 3 for s, a in sub.strategies.items()},
+    )
     with pytest.raises(ValueError, match="illegal action"):
         write_submission(bad2, tmp_path / "s.zip", config=TINY)
     assert list(tmp_path.iterdir()) == []
@@ -238,6 +291,7 @@ def test_write_refuses_an_invalid_submission_and_writes_nothing(tmp_path):
 @pytest.mark.parametrize("name", ["s", "s.zip"])
 def test_write_is_atomic(tmp_path, monkeypatch, name):
     import teamleduc.submission as module
+
     calls = []
 
     def failing(rows):
@@ -245,10 +299,11 @@ def test_write_is_atomic(tmp_path, monkeypatch, name):
         if len(calls) == 3:
             raise OSError("disk full")
         return "1.0,0.0,0.0\n" * len(rows)
+
     monkeypatch.setattr(module, "format_rows", failing)
     with pytest.raises(OSError, match="disk full"):
         write_submission(uniform_submission(TINY), tmp_path / name)
-    assert list(tmp_path.iterdir()) == []         # no partial output, no temporary left
+    assert list(tmp_path.iterdir()) == []  # no partial output, no temporary left
 
 
 def test_write_does_not_overwrite_unless_asked(tmp_path):
@@ -260,22 +315,27 @@ def test_write_does_not_overwrite_unless_asked(tmp_path):
     write_submission(uniform_submission(TINY), tmp_path / "s.zip", overwrite=True)
     assert load_submission(tmp_path / "s.zip", TINY).num_signals == 1
     (tmp_path / "empty").mkdir()
-    write_submission(sub, tmp_path / "empty")      # an empty folder may be filled
+    write_submission(sub, tmp_path / "empty")  # an empty folder may be filled
     write_submission(uniform_submission(TINY), tmp_path / "empty", overwrite=True)
     assert sorted(p.name for p in (tmp_path / "empty").iterdir())[0] == "meta-strategy.csv"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
 def test_written_files_are_canonical(tmp_path):
-    sub = Submission([0, 2], [0.25, 0.75], (0, 1, 2, 3),
-                     {s: np.stack([TABLES[s].uniform_strategy()] * 2) for s in range(4)})
+    sub = Submission(
+        [0, 2],
+        [0.25, 0.75],
+        (0, 1, 2, 3),
+        {s: np.stack([TABLES[s].uniform_strategy()] * 2) for s in range(4)},
+    )
     path = write_submission(sub, tmp_path / "s.zip")
     with zipfile.ZipFile(path) as zf:
         assert sorted(zf.namelist()) == ["meta-strategy.csv"] + [
-            f"strategy{j}-player{i}.csv" for j in (0, 2) for i in (1, 2, 3, 4)]
+            f"strategy{j}-player{i}.csv" for j in (0, 2) for i in (1, 2, 3, 4)
+        ]
         assert zf.read("meta-strategy.csv") == b"0,0.25\n2,0.75\n"
         first = zf.read("strategy0-player1.csv").split(b"\n")[0]
-        assert first == b"0.5,0.5,0.0"           # /C:Q???/: check or raise, no fold
+        assert first == b"0.5,0.5,0.0"  # /C:Q???/: check or raise, no fold
     assert path.read_bytes() == write_submission(sub, tmp_path / "t.zip").read_bytes()
 
 
@@ -292,12 +352,14 @@ def test_load_raises_with_every_finding(tmp_path):
 
 def test_loading_more_than_memory_allows_is_refused_up_front(tmp_path, monkeypatch):
     import teamleduc.submission as module
+
     path = write_submission(uniform_submission(TINY), tmp_path / "s")
     monkeypatch.setattr(module, "_memory_budget", lambda: 1000)
     with pytest.raises(SubmissionError, match="too large to load: 1 signals need"):
         load_submission(path, TINY)
     from teamleduc.validate import validate_submission
-    assert validate_submission(path, TINY).ok            # validation streams
+
+    assert validate_submission(path, TINY).ok  # validation streams
 
 
 def test_submission_checks_shapes():
@@ -311,8 +373,11 @@ def test_submission_checks_shapes():
 
 # ------------------------------------------------------------------- merging two mixtures
 
-_mixture = st.lists(st.one_of(st.just(0.0), st.floats(1e-9, 1)), min_size=1, max_size=8) \
-    .filter(lambda w: sum(w) > 0).map(lambda w: (np.array(w) / sum(w)).tolist())
+_mixture = (
+    st.lists(st.one_of(st.just(0.0), st.floats(1e-9, 1)), min_size=1, max_size=8)
+    .filter(lambda w: sum(w) > 0)
+    .map(lambda w: (np.array(w) / sum(w)).tolist())
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -331,7 +396,10 @@ def test_merge_examples():
     np.testing.assert_allclose(m.probs, [0.3, 0.2, 0.25, 0.25])
     assert m.index_a.tolist() == [0, 1, 1, 1] and m.index_b.tolist() == [0, 0, 1, 2]
     same = merge_team_mixtures([0.25, 0.75], [0.25, 0.75])
-    assert same.probs.tolist() == [0.25, 0.75] and same.index_a.tolist() == same.index_b.tolist() == [0, 1]
+    assert same.probs.tolist() == [
+        0.25,
+        0.75,
+    ] and same.index_a.tolist() == same.index_b.tolist() == [0, 1]
     with pytest.raises(ValueError):
         merge_team_mixtures([0.5], [1.0])
 

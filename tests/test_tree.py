@@ -6,20 +6,29 @@ import pytest
 
 from teamleduc.config import PRESETS, get_config
 from teamleduc.infosets import infoset_tables
-from teamleduc.payoffs import (chance_utility, deal_community_probabilities, deal_probabilities, deals,
-                               payoff_groups, utilities_at)
+from teamleduc.payoffs import (
+    chance_utility,
+    deal_community_probabilities,
+    deal_probabilities,
+    deals,
+    payoff_groups,
+    utilities_at,
+)
 from teamleduc.tree import CHANCE, DECISION, TERMINAL, build_tree
 
 from . import simulator
 
 
-@pytest.mark.parametrize("name, per_seat", [
-    ("team-leduc", 147_660),        # the spec (the handout's "about 148 thousand")
-    ("team-leduc-2025", 11_565),    # the 2025 edition
-    ("leduc", 144),                 # 288 in all, as in seed 004
-    ("kuhn", 6),
-    ("kuhn-100", 200),              # 400 in all, as in seed 003
-])
+@pytest.mark.parametrize(
+    "name, per_seat",
+    [
+        ("team-leduc", 147_660),  # the spec (the handout's "about 148 thousand")
+        ("team-leduc-2025", 11_565),  # the 2025 edition
+        ("leduc", 144),  # 288 in all, as in seed 004
+        ("kuhn", 6),
+        ("kuhn-100", 200),  # 400 in all, as in seed 003
+    ],
+)
 def test_information_set_counts(name, per_seat):
     tables = infoset_tables(build_tree(get_config(name)))
     assert [t.size for t in tables] == [per_seat] * len(tables)
@@ -31,12 +40,12 @@ def test_conformance(name):
     config = PRESETS[name]
     tree = build_tree(config)
     N = tree.num_nodes
-    assert tree.parent[0] == -1 and (tree.parent[1:] < np.arange(1, N)).all()   # pre-order
+    assert tree.parent[0] == -1 and (tree.parent[1:] < np.arange(1, N)).all()  # pre-order
     assert (tree.depth[1:] == tree.depth[tree.parent[1:]] + 1).all()
     dec = tree.kind == DECISION
     assert (tree.actor[dec] >= 0).all() and (tree.actor[~dec] == -1).all()
-    assert (tree.legal[dec].sum(axis=1) >= 2).all()            # call and at least one more
-    assert tree.legal[dec, 0].all()                            # call/check is always legal
+    assert (tree.legal[dec].sum(axis=1) >= 2).all()  # call and at least one more
+    assert tree.legal[dec, 0].all()  # call/check is always legal
     # fold legal exactly when facing a bet
     facing = tree.contrib[dec, :].max(axis=1) > tree.contrib[np.flatnonzero(dec), tree.actor[dec]]
     assert (tree.legal[dec, 2] == facing).all()
@@ -69,7 +78,9 @@ def test_conformance(name):
         assert deal_community_probabilities(config).sum() == pytest.approx(1.0, abs=1e-12)
 
 
-@pytest.mark.parametrize("name", ["tiny-team", "tiny-team-leduc", "kuhn-3p", "leduc", "small-team-leduc"])
+@pytest.mark.parametrize(
+    "name", ["tiny-team", "tiny-team-leduc", "kuhn-3p", "leduc", "small-team-leduc"]
+)
 def test_every_terminal_matches_an_independent_simulator(name):
     """The simulator enumerates every public history; the tree must have exactly those
     terminals (per community card) with the same payoffs for every deal."""
@@ -88,7 +99,7 @@ def test_every_terminal_matches_an_independent_simulator(name):
         communities = range(config.num_ranks) if went_to_round2 else [None]
         for comm in communities:
             node = 0
-            for r, seat, a in hist:
+            for _r, seat, a in hist:
                 if tree.kind[node] == CHANCE:
                     node = int(tree.children[node, 3 + comm])
                 assert tree.kind[node] == DECISION and tree.actor[node] == seat
@@ -99,8 +110,9 @@ def test_every_terminal_matches_an_independent_simulator(name):
             z = term_index[node]
             for d in rng.choice(len(x), size=min(len(x), 12), replace=False):
                 cards = [int(c) for c in x[d]]
-                u = simulator.utilities(config, {"bets": list(final["bets"]), "alive": set(final["alive"])},
-                                        cards, comm)
+                u = simulator.utilities(
+                    config, {"bets": list(final["bets"]), "alive": set(final["alive"])}, cards, comm
+                )
                 w = pdeal[d] if comm is None else pjoint[d, comm]
                 for s in range(config.num_seats):
                     assert util[s][z, d] == pytest.approx(w * u[s], abs=1e-12)
@@ -121,8 +133,10 @@ def test_levels_cover_every_node_once():
     assert (np.sort(allnodes) == np.arange(tree.num_nodes)).all()
 
 
-@pytest.mark.parametrize("name", ["kuhn", "leduc-3p", "tiny-team-3p", "tiny-team-leduc", "small-team-leduc",
-                                  "team-leduc-2025"])
+@pytest.mark.parametrize(
+    "name",
+    ["kuhn", "leduc-3p", "tiny-team-3p", "tiny-team-leduc", "small-team-leduc", "team-leduc-2025"],
+)
 def test_payoff_groups_give_chance_utility(name):
     """Both forms of P x u from the per-group tables agree, and agree with utilities_at."""
     config = get_config(name)

@@ -20,13 +20,17 @@ from teamleduc.tree import build_tree
 from teamleduc.validate import ValidationReport, validate_submission
 
 TINY = get_config("tiny-team")
-S2 = "strategy1-player2.csv"          # signal 1, seat 2: the file most cases break
+S2 = "strategy1-player2.csv"  # signal 1, seat 2: the file most cases break
 
 
 def two_signal_submission(config=TINY):
     sub = uniform_submission(config)
-    return Submission([0, 1], [0.5, 0.5], sub.seats,
-                      {s: np.concatenate([a, a]) for s, a in sub.strategies.items()})
+    return Submission(
+        [0, 1],
+        [0.5, 0.5],
+        sub.seats,
+        {s: np.concatenate([a, a]) for s, a in sub.strategies.items()},
+    )
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +63,19 @@ def test_valid_submission(sub):
     r = run(sub, "--preset", "tiny-team")
     assert r.exit_code == 0, r.output
     last = r.output.strip().splitlines()[-1]
-    assert last.startswith("VALID: ") and "CSV submission, preset tiny-team, seats 1,2,3,4, 2 signals, " \
-                                          "8 strategy files checked (16 information sets each); 0 errors, 0 warnings" in last
+    assert (
+        last.startswith("VALID: ")
+        and "CSV submission, preset tiny-team, seats 1,2,3,4, 2 signals, "
+        "8 strategy files checked (16 information sets each); 0 errors, 0 warnings"
+        in last
+    )
 
 
 def _rewrite(transform):
     def mutate(sub):
         p = sub / S2
         p.write_bytes(transform(p.read_bytes()))
+
     return mutate
 
 
@@ -77,61 +86,160 @@ def _line(number, text):
 # (mutation, exit code, expected text in the output)
 CASES = {
     "empty": (_rewrite(lambda b: b""), 1, f"{S2}: empty file"),
-    "binary": (_rewrite(lambda b: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), 1, f"{S2}, line 3: binary data, not text (a NUL byte)"),
+    "binary": (
+        _rewrite(lambda b: b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+        1,
+        f"{S2}, line 3: binary data, not text (a NUL byte)",
+    ),
     "utf16": (_rewrite(lambda b: b.decode().encode("utf-16")), 1, f"{S2}: UTF-16 text"),
-    "bom": (_rewrite(lambda b: b"\xef\xbb\xbf" + b), 0, f"warning: {S2}: starts with a UTF-8 byte-order mark"),
-    "crlf": (_rewrite(lambda b: b.replace(b"\n", b"\r\n")), 0, f"warning: {S2}: Windows (CRLF) line endings: accepted"),
-    "no final newline": (_rewrite(lambda b: b[:-1]), 0, f"warning: {S2}: no newline after the last line"),
-    "blanks": (_rewrite(lambda b: b.replace(b",", b" , ")), 0, f"warning: {S2}: spaces or tabs around values"),
-    "extra column": (_line(5, b"0.5,0.0,0.5,0"), 1,
-                     f"{S2}, line 5: 4 values where 3 comma-separated values are expected: \"0.5,0.0,0.5,0\" "
-                     f"(information set /C:?Q??/P1:c/P2:c/P3:c/P4:r/P1:f/)"),
+    "bom": (
+        _rewrite(lambda b: b"\xef\xbb\xbf" + b),
+        0,
+        f"warning: {S2}: starts with a UTF-8 byte-order mark",
+    ),
+    "crlf": (
+        _rewrite(lambda b: b.replace(b"\n", b"\r\n")),
+        0,
+        f"warning: {S2}: Windows (CRLF) line endings: accepted",
+    ),
+    "no final newline": (
+        _rewrite(lambda b: b[:-1]),
+        0,
+        f"warning: {S2}: no newline after the last line",
+    ),
+    "blanks": (
+        _rewrite(lambda b: b.replace(b",", b" , ")),
+        0,
+        f"warning: {S2}: spaces or tabs around values",
+    ),
+    "extra column": (
+        _line(5, b"0.5,0.0,0.5,0"),
+        1,
+        f'{S2}, line 5: 4 values where 3 comma-separated values are expected: "0.5,0.0,0.5,0" '
+        f"(information set /C:?Q??/P1:c/P2:c/P3:c/P4:r/P1:f/)",
+    ),
     "missing column": (_line(3, b"0.5,0.5"), 1, f"{S2}, line 3: 2 values where 3"),
     "semicolons": (_line(3, b"0.5;0;0.5"), 1, "separate the values with commas, not semicolons"),
     "decimal comma": (_line(3, b"0,5,0,0,5"), 1, f"{S2}, line 3: 5 values where 3"),
     "nan": (_line(3, b"nan,0.5,0.5"), 1, f"{S2}, line 3: value 1 ('nan') is not a finite number"),
     "inf": (_line(3, b"0.5,0,inf"), 1, f"{S2}, line 3: value 3 ('inf') is not a finite number"),
     "overflow": (_line(3, b"1e999,0,0"), 1, f"{S2}, line 3: p_c = inf is not a finite number"),
-    "negative": (_line(3, b"-0.5,0,1.5"), 1, f"{S2}, line 3: p_c = -0.5 is negative; p_f = 1.5 is above 1"),
+    "negative": (
+        _line(3, b"-0.5,0,1.5"),
+        1,
+        f"{S2}, line 3: p_c = -0.5 is negative; p_f = 1.5 is above 1",
+    ),
     "above one": (_line(4, b"1.5,0,0"), 1, f"{S2}, line 4: p_c = 1.5 is above 1"),
-    "sum": (_line(3, b"0.5,0,0.4"), 1, f"{S2}, line 3: the values sum to 0.9, not 1 (tolerance 1e-06)"),
-    "sum just off": (_line(3, b"0.5,0,0.500002"), 1, f"{S2}, line 3: the values sum to 1.0000019999999998, not 1"),
-    "illegal fold": (_line(1, b"0.5,0,0.5"), 1,
-                     f"{S2}, line 1: p_f = 0.5 on an illegal action (fold is not legal here; it must be 0): "
-                     f"\"0.5,0,0.5\" (information set /C:?Q??/P1:c/)"),
-    "illegal raise": (_line(3, b"0.5,0.5,0"), 1, f"{S2}, line 3: p_r = 0.5 on an illegal action (raise"),
+    "sum": (
+        _line(3, b"0.5,0,0.4"),
+        1,
+        f"{S2}, line 3: the values sum to 0.9, not 1 (tolerance 1e-06)",
+    ),
+    "sum just off": (
+        _line(3, b"0.5,0,0.500002"),
+        1,
+        f"{S2}, line 3: the values sum to 1.0000019999999998, not 1",
+    ),
+    "illegal fold": (
+        _line(1, b"0.5,0,0.5"),
+        1,
+        f"{S2}, line 1: p_f = 0.5 on an illegal action (fold is not legal here; it must be 0): "
+        f'"0.5,0,0.5" (information set /C:?Q??/P1:c/)',
+    ),
+    "illegal raise": (
+        _line(3, b"0.5,0.5,0"),
+        1,
+        f"{S2}, line 3: p_r = 0.5 on an illegal action (raise",
+    ),
     "letters": (_line(2, b"abc"), 1, f"{S2}, line 2: 1 value where 3"),
-    "bad utf-8": (_line(2, b"0.5,0.5,0\xff"), 1, f"{S2}, line 2: value 3 ('0\\xff') contains the byte 0xff (not UTF-8)"),
-    "letter e": (_line(2, b"0.5,0.5,0e"), 1, f"{S2}, line 2: value 3 ('0e') is not a decimal number"),
-    "non-ascii": (_line(2, "0.5,0.5,0\u00e9".encode()), 1, f"{S2}, line 2: value 3 ('0\\xe9') contains the non-ASCII character U+00E9"),
-    "blank line": (_rewrite(lambda b: b.replace(b"\n", b"\n\n", 1)), 1, f"{S2}, line 2: blank line"),
-    "too few lines": (_rewrite(lambda b: b"\n".join(b.split(b"\n")[:-2]) + b"\n"), 1,
-                      f"{S2}: 15 lines where seat 2 of tiny-team has 16 information sets (one line each)"),
-    "too many lines": (_rewrite(lambda b: b + b"1,0,0\n"), 1, "17 lines where seat 2 of tiny-team has 16 "
-                                                             "information sets (one line each); line 17 is past"),
+    "bad utf-8": (
+        _line(2, b"0.5,0.5,0\xff"),
+        1,
+        f"{S2}, line 2: value 3 ('0\\xff') contains the byte 0xff (not UTF-8)",
+    ),
+    "letter e": (
+        _line(2, b"0.5,0.5,0e"),
+        1,
+        f"{S2}, line 2: value 3 ('0e') is not a decimal number",
+    ),
+    "non-ascii": (
+        _line(2, "0.5,0.5,0\u00e9".encode()),
+        1,
+        f"{S2}, line 2: value 3 ('0\\xe9') contains the non-ASCII character U+00E9",
+    ),
+    "blank line": (
+        _rewrite(lambda b: b.replace(b"\n", b"\n\n", 1)),
+        1,
+        f"{S2}, line 2: blank line",
+    ),
+    "too few lines": (
+        _rewrite(lambda b: b"\n".join(b.split(b"\n")[:-2]) + b"\n"),
+        1,
+        f"{S2}: 15 lines where seat 2 of tiny-team has 16 information sets (one line each)",
+    ),
+    "too many lines": (
+        _rewrite(lambda b: b + b"1,0,0\n"),
+        1,
+        "17 lines where seat 2 of tiny-team has 16 "
+        "information sets (one line each); line 17 is past",
+    ),
     "bare CR": (_rewrite(lambda b: b.replace(b"\n", b"\r")), 1, "1 lines where seat 2"),
-    "missing file": (lambda sub: (sub / "strategy1-player4.csv").unlink(), 1,
-                     "strategy1-player4.csv: missing: signal 1 needs a strategy file for seat 4"),
-    "extra file": (lambda sub: (sub / "notes.txt").write_text("hi"), 0, "warning: notes.txt: not read"),
-    "no such seat": (lambda sub: shutil.copy(sub / S2, sub / "strategy1-player7.csv"), 0,
-                     "warning: strategy1-player7.csv: not read: tiny-team has no seat 7"),
-    "unlisted signal": (lambda sub: shutil.copy(sub / S2, sub / "strategy9-player2.csv"), 0,
-                        "warning: strategy9-player2.csv: not read: signal 9 is not listed in meta-strategy.csv"),
-    "meta missing": (lambda sub: (sub / "meta-strategy.csv").rename(sub / "Meta-Strategy.csv"), 1,
-                     "meta-strategy.csv: missing: every submission needs meta-strategy.csv "
-                     "(there is 'Meta-Strategy.csv': names are case-sensitive)"),
-    "meta duplicate": (lambda sub: (sub / "meta-strategy.csv").write_text("0,0.5\n0,0.5\n"), 1,
-                       "meta-strategy.csv, line 2: signal 0 is listed twice (first on line 1)"),
-    "meta sum": (lambda sub: (sub / "meta-strategy.csv").write_text("0,0.5\n1,0.25\n"), 1,
-                 "meta-strategy.csv: the probabilities sum to 0.75, not 1"),
-    "meta negative": (lambda sub: (sub / "meta-strategy.csv").write_text("0,1.5\n1,-0.5\n"), 1,
-                      "meta-strategy.csv, line 2: probability -0.5 is not a finite number in [0, 1]"),
-    "huge file": (lambda sub: os.truncate(sub / S2, 5 * 2**20), 1,
-                  f"{S2}: refused: 5,242,880 bytes, above the limit of 1,048,576 bytes"),
-    "fifo": (lambda sub: (os.unlink(sub / S2), os.mkfifo(sub / S2)), 1,
-             f"{S2}: refused: not a regular file"),
-    "symlink": (lambda sub: (os.unlink(sub / S2), os.symlink("/etc/passwd", sub / S2)), 1,
-                f"{S2}: refused: symbolic link"),
+    "missing file": (
+        lambda sub: (sub / "strategy1-player4.csv").unlink(),
+        1,
+        "strategy1-player4.csv: missing: signal 1 needs a strategy file for seat 4",
+    ),
+    "extra file": (
+        lambda sub: (sub / "notes.txt").write_text("hi"),
+        0,
+        "warning: notes.txt: not read",
+    ),
+    "no such seat": (
+        lambda sub: shutil.copy(sub / S2, sub / "strategy1-player7.csv"),
+        0,
+        "warning: strategy1-player7.csv: not read: tiny-team has no seat 7",
+    ),
+    "unlisted signal": (
+        lambda sub: shutil.copy(sub / S2, sub / "strategy9-player2.csv"),
+        0,
+        "warning: strategy9-player2.csv: not read: signal 9 is not listed in meta-strategy.csv",
+    ),
+    "meta missing": (
+        lambda sub: (sub / "meta-strategy.csv").rename(sub / "Meta-Strategy.csv"),
+        1,
+        "meta-strategy.csv: missing: every submission needs meta-strategy.csv "
+        "(there is 'Meta-Strategy.csv': names are case-sensitive)",
+    ),
+    "meta duplicate": (
+        lambda sub: (sub / "meta-strategy.csv").write_text("0,0.5\n0,0.5\n"),
+        1,
+        "meta-strategy.csv, line 2: signal 0 is listed twice (first on line 1)",
+    ),
+    "meta sum": (
+        lambda sub: (sub / "meta-strategy.csv").write_text("0,0.5\n1,0.25\n"),
+        1,
+        "meta-strategy.csv: the probabilities sum to 0.75, not 1",
+    ),
+    "meta negative": (
+        lambda sub: (sub / "meta-strategy.csv").write_text("0,1.5\n1,-0.5\n"),
+        1,
+        "meta-strategy.csv, line 2: probability -0.5 is not a finite number in [0, 1]",
+    ),
+    "huge file": (
+        lambda sub: os.truncate(sub / S2, 5 * 2**20),
+        1,
+        f"{S2}: refused: 5,242,880 bytes, above the limit of 1,048,576 bytes",
+    ),
+    "fifo": (
+        lambda sub: (os.unlink(sub / S2), os.mkfifo(sub / S2)),
+        1,
+        f"{S2}: refused: not a regular file",
+    ),
+    "symlink": (
+        lambda sub: (os.unlink(sub / S2), os.symlink("/etc/passwd", sub / S2)),
+        1,
+        f"{S2}: refused: symbolic link",
+    ),
 }
 
 
@@ -160,12 +268,15 @@ def test_malformed_zip_names_the_file_inside(sub, tmp_path, case, prefix):
     mutate(sub)
     r = run(_zip_of(sub, tmp_path / "sub.zip", prefix), "--preset", "tiny-team")
     assert r.exit_code == code, r.output
-    expected = expected.replace(S2, prefix + S2).replace("strategy1-player4.csv", prefix + "strategy1-player4.csv")
+    expected = expected.replace(S2, prefix + S2).replace(
+        "strategy1-player4.csv", prefix + "strategy1-player4.csv"
+    )
     assert expected in r.output, r.output
 
 
 def _raw_zip(path, entries, compression=zipfile.ZIP_DEFLATED):
     import warnings
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with zipfile.ZipFile(path, "w", compression) as zf:
@@ -179,12 +290,20 @@ def _entries(sub, prefix=""):
 
 
 ZIP_CASES = {
-    "absolute": (lambda sub: _entries(sub) + [("/tmp/evil.csv", b"x")], "absolute path '/tmp/evil.csv'"),
-    "dotdot": (lambda sub: _entries(sub) + [("../evil.csv", b"x")], "path '../evil.csv' leaves the archive"),
+    "absolute": (
+        lambda sub: _entries(sub) + [("/tmp/evil.csv", b"x")],
+        "absolute path '/tmp/evil.csv'",
+    ),
+    "dotdot": (
+        lambda sub: _entries(sub) + [("../evil.csv", b"x")],
+        "path '../evil.csv' leaves the archive",
+    ),
     "nested": (lambda sub: _entries(sub, "a/b/"), "nested folders ('a/b/meta-strategy.csv')"),
     "two tops": (lambda sub: _entries(sub, "a/") + [("b/x.csv", b"x")], "several top folders"),
-    "duplicate": (lambda sub: _entries(sub) + [("meta-strategy.csv", b"0,1\n")],
-                  "duplicate entry 'meta-strategy.csv'"),
+    "duplicate": (
+        lambda sub: _entries(sub) + [("meta-strategy.csv", b"0,1\n")],
+        "duplicate entry 'meta-strategy.csv'",
+    ),
 }
 
 
@@ -222,7 +341,7 @@ def test_encrypted_corrupt_and_truncated_zips(sub, tmp_path):
     z = _raw_zip(tmp_path / "c.zip", _entries(sub), zipfile.ZIP_STORED)
     data = bytearray(z.read_bytes())
     at = data.find(b"0.5,0.5,0.0\n")
-    data[at:at + 3] = b"9.9"
+    data[at : at + 3] = b"9.9"
     z.write_bytes(bytes(data))
     r = run(z, "--preset", "tiny-team")
     assert r.exit_code == 1 and "corrupt archive entry" in r.output, r.output
@@ -236,14 +355,19 @@ def test_encrypted_corrupt_and_truncated_zips(sub, tmp_path):
 def test_error_cap_per_file(tmp_path):
     config = get_config("small-team-leduc")
     path = write_submission(uniform_submission(config), tmp_path / "s")
-    (path / "strategy0-player3.csv").write_bytes(b"2,0,0\n" * infoset_tables(build_tree(config))[2].size)
+    (path / "strategy0-player3.csv").write_bytes(
+        b"2,0,0\n" * infoset_tables(build_tree(config))[2].size
+    )
     r = run(path, "--preset", "small-team-leduc")
     assert r.exit_code == 1
     errors = [l for l in r.output.splitlines() if l.startswith("error: ")]
     assert len(errors) == 21
     assert errors[0].startswith("error: strategy0-player3.csv, line 1: p_c = 2.0 is above 1")
     assert errors[19].startswith("error: strategy0-player3.csv, line 20: ")
-    assert errors[20] == "error: strategy0-player3.csv: 796 more lines with errors not listed (the first 20 are)"
+    assert (
+        errors[20]
+        == "error: strategy0-player3.csv: 796 more lines with errors not listed (the first 20 are)"
+    )
 
 
 def test_far_too_many_lines_and_many_missing_files(sub):
@@ -264,9 +388,17 @@ def test_json_report(sub):
     assert r.exit_code == 1
     report = json.loads(r.output)
     assert report["ok"] is False and report["preset"] == "tiny-team" and report["version"]
-    assert report["seats"] == [1, 2, 3, 4] and report["signals"] == 2 and report["files_checked"] == 8
-    assert report["errors"] == [{"file": S2, "line": 1, "infoset": "/C:?Q??/P1:c/",
-                                 "message": report["errors"][0]["message"]}]
+    assert (
+        report["seats"] == [1, 2, 3, 4] and report["signals"] == 2 and report["files_checked"] == 8
+    )
+    assert report["errors"] == [
+        {
+            "file": S2,
+            "line": 1,
+            "infoset": "/C:?Q??/P1:c/",
+            "message": report["errors"][0]["message"],
+        }
+    ]
     assert "illegal action" in report["errors"][0]["message"]
     assert report["warnings"][0]["file"] == "notes.txt"
     assert report["summary"].startswith("INVALID: ")
@@ -279,18 +411,24 @@ def test_seats_option(sub):
     assert "seats 1,3, 2 signals, 4 strategy files checked" in r.output
     for p in sub.glob("strategy*-player[24].csv"):
         p.unlink()
-    r = run(sub, "--preset", "tiny-team")                      # auto: the team present
+    r = run(sub, "--preset", "tiny-team")  # auto: the team present
     assert r.exit_code == 0 and "seats 1,3," in r.output
     r = run(sub, "--preset", "tiny-team", "--seats", "all")
-    assert r.exit_code == 1 and "strategy0-player2.csv: missing: signal 0 needs a strategy file for seat 2" in r.output
+    assert (
+        r.exit_code == 1
+        and "strategy0-player2.csv: missing: signal 0 needs a strategy file for seat 2" in r.output
+    )
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["--preset", "no-such-game"], "unknown preset 'no-such-game'"),
-    (["--preset", "tiny-team", "--seats", "1,2"], "do not form whole teams"),
-    (["--preset", "tiny-team", "--seats", "5"], "seats must be among 1..4"),
-    (["--preset", "tiny-team", "--seats", "one"], "not a list of seats"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--preset", "no-such-game"], "unknown preset 'no-such-game'"),
+        (["--preset", "tiny-team", "--seats", "1,2"], "do not form whole teams"),
+        (["--preset", "tiny-team", "--seats", "5"], "seats must be among 1..4"),
+        (["--preset", "tiny-team", "--seats", "one"], "not a list of seats"),
+    ],
+)
 def test_unusable_arguments_exit_2(sub, args, expected):
     r = run(sub, *args)
     assert r.exit_code == 2 and expected in r.output, r.output
@@ -309,6 +447,7 @@ def test_missing_path_exits_2_and_odd_paths_exit_1(tmp_path):
 
 def test_exit_codes_reach_the_shell_through_main(sub, capsys):
     from teamleduc.cli import main
+
     with pytest.raises(SystemExit) as e:
         main(["validate", str(sub), "--preset", "tiny-team"])
     assert e.value.code == 0
@@ -329,7 +468,9 @@ def test_library_report(sub):
     assert report.to_dict()["infosets_per_seat"] == [16, 16, 16, 16]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(meta=st.binary(max_size=40), strategy=st.binary(max_size=300))
 def test_random_bytes_never_crash(pristine, tmp_path_factory, meta, strategy):
     sub = shutil.copytree(pristine, tmp_path_factory.mktemp("fuzz") / "sub")
@@ -338,5 +479,5 @@ def test_random_bytes_never_crash(pristine, tmp_path_factory, meta, strategy):
     report = validate_submission(sub, TINY)
     assert str(report).endswith(report.summary)
     assert all(f.file is None or f.file.endswith(".csv") for f in report.errors + report.warnings)
-    if report.ok:                        # only possible if the random meta-strategy is valid
+    if report.ok:  # only possible if the random meta-strategy is valid
         assert not parse_meta(meta).errors

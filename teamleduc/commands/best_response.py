@@ -10,17 +10,28 @@ import click
 
 from ..cli import echo_json, echo_result, preset_option
 
-SUB_HELP = ("a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
-            "cautious, random-pure[:SEED]")
+SUB_HELP = (
+    "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
+    "cautious, random-pure[:SEED]"
+)
 
 
 @click.command("best-response")
 @click.argument("sub", metavar="SUB")
-@click.option("--against", type=click.Choice(["a", "b"], case_sensitive=False), required=True,
-              help="the team SUB plays: a (seats 1,3) or b (seats 2,4); the other team responds")
+@click.option(
+    "--against",
+    type=click.Choice(["a", "b"], case_sensitive=False),
+    required=True,
+    help="the team SUB plays: a (seats 1,3) or b (seats 2,4); the other team responds",
+)
 @preset_option
-@click.option("--export", "export_dir", default=None, type=click.Path(),
-              help="write the response as a one-signal submission (folder, or .zip if the name ends in .zip)")
+@click.option(
+    "--export",
+    "export_dir",
+    default=None,
+    type=click.Path(),
+    help="write the response as a one-signal submission (folder, or .zip if the name ends in .zip)",
+)
 @click.option("--force", is_flag=True, help="with --export: replace an existing folder or file")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def best_response_command(sub, against, config, export_dir, force, as_json):
@@ -41,8 +52,11 @@ def best_response_command(sub, against, config, export_dir, force, as_json):
     written = None
     if export_dir is not None:
         from ..submission import write_submission
+
         try:
-            written = write_submission(result.to_submission(), export_dir, overwrite=force, config=config)
+            written = write_submission(
+                result.to_submission(), export_dir, overwrite=force, config=config
+            )
         except FileExistsError as e:
             raise TeamLeducError(f"{e}; use --force to replace it") from None
     if as_json:

@@ -13,18 +13,28 @@ import click
 
 from ..cli import echo_json, echo_result, preset_option
 
-SUB_HELP = ("a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
-            "cautious, random-pure[:SEED]")
+SUB_HELP = (
+    "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
+    "cautious, random-pure[:SEED]"
+)
 
 
 @click.command()
 @click.argument("team_a_sub", metavar="TEAM_A_SUB")
 @click.argument("team_b_sub", metavar="TEAM_B_SUB")
 @preset_option
-@click.option("--cards", default=None, metavar="RANKS",
-              help="condition on this deal of private ranks, seats 1..S, e.g. J,Q,Q,K")
-@click.option("--community", default=None, metavar="RANK",
-              help="with --cards: condition on this community card too, e.g. J")
+@click.option(
+    "--cards",
+    default=None,
+    metavar="RANKS",
+    help="condition on this deal of private ranks, seats 1..S, e.g. J,Q,Q,K",
+)
+@click.option(
+    "--community",
+    default=None,
+    metavar="RANK",
+    help="with --cards: condition on this community card too, e.g. J",
+)
 @click.option("--json", "as_json", is_flag=True, help='print {"value": ..., ...} as JSON')
 def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
     """Exact expected utility of team A (seats 1, 3) when TEAM_A_SUB plays seats 1, 3 and
@@ -35,6 +45,7 @@ def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
     cards, both teams' signals and every action: no sampling. Team B's value is its negation.
     """
     from ..evaluate import evaluate as run
+
     result = run(team_a_sub, team_b_sub, config, cards=cards, community=community)
     echo_result(result, as_json)
 
@@ -51,6 +62,7 @@ def match(x, y, config, as_json):
     submission folders or .zip files playing every seat, or baseline names.
     """
     from ..evaluate import match as run
+
     result = run(x, y, config)
     echo_result(result, as_json)
 
@@ -58,16 +70,36 @@ def match(x, y, config, as_json):
 @click.command()
 @click.argument("submissions", nargs=-1, metavar="SUB...", type=click.Path())
 @preset_option
-@click.option("--baselines", default="none", show_default=True, metavar="a,b,...",
-              help="baselines to add to the round robin: comma-separated names, 'all' or 'none'")
-@click.option("--out", "out_dir", default="grading", show_default=True,
-              type=click.Path(file_okay=False), help="folder for the leaderboard, matrix and heatmap")
-@click.option("--jobs", default=0, show_default=True, type=click.IntRange(min=0),
-              help="processes loading submissions in parallel (0: one per CPU); output does not depend on it")
+@click.option(
+    "--baselines",
+    default="none",
+    show_default=True,
+    metavar="a,b,...",
+    help="baselines to add to the round robin: comma-separated names, 'all' or 'none'",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="grading",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="folder for the leaderboard, matrix and heatmap",
+)
+@click.option(
+    "--jobs",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="processes loading submissions in parallel (0: one per CPU); output does not depend on it",
+)
 @click.option("--no-heatmap", is_flag=True, help="skip matrix.png")
-@click.option("--worst-case/--no-worst-case", default=True, show_default=True,
-              help="also compute each entrant's exact worst case as team A and as team B "
-                   "(two exact team best responses per entrant)")
+@click.option(
+    "--worst-case/--no-worst-case",
+    default=True,
+    show_default=True,
+    help="also compute each entrant's exact worst case as team A and as team B "
+    "(two exact team best responses per entrant)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the leaderboard as JSON")
 def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case, as_json):
     """Grade every pair of submissions in both seatings by exact expected team utility.
@@ -82,25 +114,43 @@ def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case,
 
     if not submissions and baselines.strip().lower() in ("", "none"):
         raise TeamLeducError("nothing to grade: give submissions and/or --baselines")
-    result = run(list(submissions), config, baselines=baselines, jobs=jobs, out=out_dir,
-                 progress=True, heatmap=not no_heatmap, worst_case=worst_case)
+    result = run(
+        list(submissions),
+        config,
+        baselines=baselines,
+        jobs=jobs,
+        out=out_dir,
+        progress=True,
+        heatmap=not no_heatmap,
+        worst_case=worst_case,
+    )
     if as_json:
         echo_json(result.to_dict())
     else:
         click.echo(str(result))
-        click.echo(f"wrote leaderboard.csv, leaderboard.md, matrix.csv, values.csv, invalid.csv, "
-                   f"grade.json{'' if no_heatmap else ', matrix.png'} to {out_dir} "
-                   f"({result.seconds:.1f} s)", err=True)
+        click.echo(
+            f"wrote leaderboard.csv, leaderboard.md, matrix.csv, values.csv, invalid.csv, "
+            f"grade.json{'' if no_heatmap else ', matrix.png'} to {out_dir} "
+            f"({result.seconds:.1f} s)",
+            err=True,
+        )
     if len(result.names) < 2:
-        click.echo(f"warning: only {len(result.names)} valid entrant(s): no match was played", err=True)
+        click.echo(
+            f"warning: only {len(result.names)} valid entrant(s): no match was played", err=True
+        )
         sys.exit(1)
 
 
 @click.command()
 @click.argument("name", metavar="NAME")
 @preset_option
-@click.option("--out", "out_path", required=True, type=click.Path(),
-              help="folder (or .zip) to write the submission into")
+@click.option(
+    "--out",
+    "out_path",
+    required=True,
+    type=click.Path(),
+    help="folder (or .zip) to write the submission into",
+)
 @click.option("--force", is_flag=True, help="replace --out if it exists")
 def baseline(name, config, out_path, force):
     """Export baseline NAME as a submission: uniform, always-call, aggressive, cautious or

@@ -14,10 +14,13 @@ METHOD_CHOICES = ["dcfr", "cfr+", "pcfr+", "double-oracle"]
 
 
 def _progress_line(m) -> str:
-    what = {"average": "avg", "restricted": "lp", "export": "EXPORT",
-            "refine": "refining"}.get(m.what, m.what)
-    return (f"iter {m.iteration:>7d}  {m.seconds:9.2f} s  lower {m.lower:+.7f}  "
-            f"upper {m.upper:+.7f}  gap {m.gap:.3e}  ({what})")
+    what = {"average": "avg", "restricted": "lp", "export": "EXPORT", "refine": "refining"}.get(
+        m.what, m.what
+    )
+    return (
+        f"iter {m.iteration:>7d}  {m.seconds:9.2f} s  lower {m.lower:+.7f}  "
+        f"upper {m.upper:+.7f}  gap {m.gap:.3e}  ({what})"
+    )
 
 
 class _SecondsOrAuto(click.ParamType):
@@ -36,37 +39,89 @@ class _SecondsOrAuto(click.ParamType):
 
 @click.command("solve")
 @preset_option
-@click.option("--algorithm", "method", type=click.Choice(METHOD_CHOICES), default=None,
-              help="dcfr (default), cfr+, pcfr+: regret minimisation on both teams' belief DAGs; "
-                   "double-oracle: column generation with exact best responses and HiGHS")
-@click.option("--time-limit", type=float, default=300.0, show_default=True, metavar="S",
-              help="wall-clock seconds for this session, export included")
-@click.option("--target-gap", type=float, default=None, metavar="G",
-              help="stop as soon as the exported submission's exact saddle-point gap is <= G")
-@click.option("--max-iterations", type=click.IntRange(min=1), default=None, metavar="N",
-              help="stop the algorithm after N iterations (counted over resumed sessions too)")
-@click.option("--max-signals", type=click.IntRange(1, 100), default=100, show_default=True,
-              metavar="K",
-              help="cap on the exported meta-strategy's signals (1 to 100); more signals keep "
-                   "more of the correlation (a team-leduc submission is about 14 MB per signal)")
-@click.option("--refine-seconds", type=_SecondsOrAuto(), default="auto", show_default=True,
-              metavar="S|auto",
-              help="seconds (within --time-limit) to refine the final export member by member "
-                   "(kept only if its exact gap is smaller); 0 = off; auto = half of the time "
-                   "left after building the DAGs when that is at least 1 s and enough for "
-                   "about 40 refinement iterations per team (small-team-leduc from 2.5 s, "
-                   "team-leduc-2025 from 20 s, team-leduc from about 4 minutes; smaller games "
-                   "are solved exactly without it), else off; "
-                   "skipped when --target-gap is met first")
-@click.option("--out", "out_dir", default="solution", show_default=True,
-              type=click.Path(file_okay=False),
-              help="folder for submission/, solve-report.json, convergence.png, checkpoint.npz")
-@click.option("--resume", "resume", default=None, type=click.Path(exists=True),
-              help="continue the run saved in this folder (its checkpoint.npz); writes to --out")
+@click.option(
+    "--algorithm",
+    "method",
+    type=click.Choice(METHOD_CHOICES),
+    default=None,
+    help="dcfr (default), cfr+, pcfr+: regret minimisation on both teams' belief DAGs; "
+    "double-oracle: column generation with exact best responses and HiGHS",
+)
+@click.option(
+    "--time-limit",
+    type=float,
+    default=300.0,
+    show_default=True,
+    metavar="S",
+    help="wall-clock seconds for this session, export included",
+)
+@click.option(
+    "--target-gap",
+    type=float,
+    default=None,
+    metavar="G",
+    help="stop as soon as the exported submission's exact saddle-point gap is <= G",
+)
+@click.option(
+    "--max-iterations",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="stop the algorithm after N iterations (counted over resumed sessions too)",
+)
+@click.option(
+    "--max-signals",
+    type=click.IntRange(1, 100),
+    default=100,
+    show_default=True,
+    metavar="K",
+    help="cap on the exported meta-strategy's signals (1 to 100); more signals keep "
+    "more of the correlation (a team-leduc submission is about 14 MB per signal)",
+)
+@click.option(
+    "--refine-seconds",
+    type=_SecondsOrAuto(),
+    default="auto",
+    show_default=True,
+    metavar="S|auto",
+    help="seconds (within --time-limit) to refine the final export member by member "
+    "(kept only if its exact gap is smaller); 0 = off; auto = half of the time "
+    "left after building the DAGs when that is at least 1 s and enough for "
+    "about 40 refinement iterations per team (small-team-leduc from 2.5 s, "
+    "team-leduc-2025 from 20 s, team-leduc from about 4 minutes; smaller games "
+    "are solved exactly without it), else off; "
+    "skipped when --target-gap is met first",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="solution",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="folder for submission/, solve-report.json, convergence.png, checkpoint.npz",
+)
+@click.option(
+    "--resume",
+    "resume",
+    default=None,
+    type=click.Path(exists=True),
+    help="continue the run saved in this folder (its checkpoint.npz); writes to --out",
+)
 @click.option("--quiet", is_flag=True, help="no progress lines")
 @click.option("--json", "as_json", is_flag=True, help="print the final report as JSON")
-def solve_command(config, method, time_limit, target_gap, max_iterations, max_signals, out_dir,
-                  resume, quiet, as_json, refine_seconds):
+def solve_command(
+    config,
+    method,
+    time_limit,
+    target_gap,
+    max_iterations,
+    max_signals,
+    out_dir,
+    resume,
+    quiet,
+    as_json,
+    refine_seconds,
+):
     """Solve a two-team game for TMECor and export both teams as one submission.
 
     Prints one progress line per exact measurement: iteration, elapsed seconds, the lower and
@@ -90,14 +145,25 @@ def solve_command(config, method, time_limit, target_gap, max_iterations, max_si
             click.echo(_progress_line(m))
 
     if not quiet and not as_json:
-        click.echo(f"solving {config.name} with {method or DEFAULT_METHOD} "
-                   f"(time limit {time_limit:g} s"
-                   + (f", target gap {target_gap:g}" if target_gap is not None else "") + ")")
+        click.echo(
+            f"solving {config.name} with {method or DEFAULT_METHOD} "
+            f"(time limit {time_limit:g} s"
+            + (f", target gap {target_gap:g}" if target_gap is not None else "")
+            + ")"
+        )
     try:
-        result = solve(config, method if method or resume else DEFAULT_METHOD, time_limit=time_limit,
-                       target_gap=target_gap, max_iterations=max_iterations,
-                       max_signals=max_signals, out_dir=out_dir, resume=resume,
-                       progress=progress, refine_seconds=refine_seconds)
+        result = solve(
+            config,
+            method if method or resume else DEFAULT_METHOD,
+            time_limit=time_limit,
+            target_gap=target_gap,
+            max_iterations=max_iterations,
+            max_signals=max_signals,
+            out_dir=out_dir,
+            resume=resume,
+            progress=progress,
+            refine_seconds=refine_seconds,
+        )
     except ValueError as e:
         raise TeamLeducError(str(e)) from None
     if as_json:

@@ -23,10 +23,14 @@ from ..errors import TeamLeducError
 from ..safeio import SubmissionError
 
 PRESET_2025 = "team-leduc-2025"
-_PRESET_HELP = ("game preset: " + ", ".join(PRESETS) + f" (default: {PRESET_2025} for the 2025 "
-                f"formats, else {DEFAULT_PRESET})")
-_SEATS_HELP = ("seats whose files are required: 1,3 or 2,4 (one team), all, or auto (every "
-               "team with at least one strategy file; the default)")
+_PRESET_HELP = (
+    "game preset: " + ", ".join(PRESETS) + f" (default: {PRESET_2025} for the 2025 "
+    f"formats, else {DEFAULT_PRESET})"
+)
+_SEATS_HELP = (
+    "seats whose files are required: 1,3 or 2,4 (one team), all, or auto (every "
+    "team with at least one strategy file; the default)"
+)
 
 
 def _config(preset: str | None, path: Path | None, to: str | None = None) -> GameConfig:
@@ -34,11 +38,14 @@ def _config(preset: str | None, path: Path | None, to: str | None = None) -> Gam
         fmt = None
         if path is not None:
             from ..formats2025 import detect_format
+
             try:
                 fmt = detect_format(path)
             except (SubmissionError, OSError):
                 fmt = None
-        preset = PRESET_2025 if (to == "npy2025" or fmt in ("npy2025", "teams2025")) else DEFAULT_PRESET
+        preset = (
+            PRESET_2025 if (to == "npy2025" or fmt in ("npy2025", "teams2025")) else DEFAULT_PRESET
+        )
     try:
         return get_config(preset)
     except ValueError as e:
@@ -47,6 +54,7 @@ def _config(preset: str | None, path: Path | None, to: str | None = None) -> Gam
 
 def _seats(text: str, config: GameConfig):
     from ..submission import whole_teams
+
     text = text.strip().lower()
     if text == "auto":
         return None
@@ -81,10 +89,20 @@ def _echo_findings(findings, prefix: str, err: bool) -> None:
 @click.command("validate")
 @click.argument("path", type=click.Path(exists=True, path_type=Path))
 @click.option("--preset", default=None, metavar="P", help=_PRESET_HELP)
-@click.option("--seats", "seats_text", default="auto", show_default=True,
-              metavar="1,3|2,4|all|auto", help=_SEATS_HELP)
-@click.option("--json", "as_json", is_flag=True,
-              help="print the report as JSON (same findings, for autograders)")
+@click.option(
+    "--seats",
+    "seats_text",
+    default="auto",
+    show_default=True,
+    metavar="1,3|2,4|all|auto",
+    help=_SEATS_HELP,
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="print the report as JSON (same findings, for autograders)",
+)
 def validate(path, preset, seats_text, as_json):
     """Check a submission: meta-strategy.csv and every strategy file, each error with its file,
     line and information set. PATH is a folder or .zip of CSV files, a 2025 team zip, or a
@@ -94,6 +112,7 @@ def validate(path, preset, seats_text, as_json):
     UTF-8 byte-order mark, CRLF line endings, no final newline, blanks around values.
     """
     from ..validate import validate_submission
+
     config = _config(preset, path)
     seats = _seats(seats_text, config)
     with _user_errors_exit():
@@ -105,19 +124,31 @@ def validate(path, preset, seats_text, as_json):
 @click.command("convert")
 @click.argument("src", type=click.Path(exists=True, path_type=Path))
 @click.argument("dst", type=click.Path(path_type=Path))
-@click.option("--to", "to", type=click.Choice(["csv", "npy2025"]), required=True,
-              help="csv: one CSV submission (a folder, or a zip if DST ends in .zip); "
-                   "npy2025: the folder DST with team13.zip and/or team24.zip (or, for a "
-                   "team submission, DST ending in .zip: that team's zip)")
+@click.option(
+    "--to",
+    "to",
+    type=click.Choice(["csv", "npy2025"]),
+    required=True,
+    help="csv: one CSV submission (a folder, or a zip if DST ends in .zip); "
+    "npy2025: the folder DST with team13.zip and/or team24.zip (or, for a "
+    "team submission, DST ending in .zip: that team's zip)",
+)
 @click.option("--preset", default=None, metavar="P", help=_PRESET_HELP)
-@click.option("--seats", "seats_text", default="auto", show_default=True,
-              metavar="1,3|2,4|all|auto", help=_SEATS_HELP)
+@click.option(
+    "--seats",
+    "seats_text",
+    default="auto",
+    show_default=True,
+    metavar="1,3|2,4|all|auto",
+    help=_SEATS_HELP,
+)
 @click.option("--overwrite", is_flag=True, help="replace DST if it exists")
 def convert(src, dst, to, preset, seats_text, overwrite):
     """Convert a submission between the CSV format and the 2025 team zips (.npy, columns
     C, F, R, rows in sorted-name order). SRC may be in either format. The source is checked
     in full first; if it is invalid nothing is written (exit 1). Lossless both ways."""
     from ..formats2025 import convert as run_convert
+
     config = _config(preset, src, to)
     seats = _seats(seats_text, config)
     with _user_errors_exit():

@@ -45,8 +45,12 @@ from .common import Candidates, Measurement, TeamMixture
 from .export import MAX_SIGNALS
 
 #: method name -> module (one module per algorithm)
-METHODS = {"dcfr": "dag_cfr", "cfr+": "dag_cfr", "pcfr+": "dag_cfr",
-           "double-oracle": "column_generation"}
+METHODS = {
+    "dcfr": "dag_cfr",
+    "cfr+": "dag_cfr",
+    "pcfr+": "dag_cfr",
+    "double-oracle": "column_generation",
+}
 DEFAULT_METHOD = "dcfr"
 DEFAULT_TIME_LIMIT = 300.0
 
@@ -60,8 +64,7 @@ STATUS_MESSAGES = {
     SOLVED: "solved exactly: no best response improves on the restricted game",
 }
 
-__all__ = ["solve", "SolveResult", "METHODS", "DEFAULT_METHOD", "DEFAULT_TIME_LIMIT",
-           "Measurement"]
+__all__ = ["solve", "SolveResult", "METHODS", "DEFAULT_METHOD", "DEFAULT_TIME_LIMIT", "Measurement"]
 
 
 def _peak_memory() -> int:
@@ -135,11 +138,19 @@ class SolveResult:
 
     def to_dict(self) -> dict:
         return {
-            "preset": self.preset, "version": __version__, "algorithm": self.method,
-            "parameters": _jsonable(self.parameters), "status": self.status, "message": self.message,
-            "iterations": self.iterations, "seconds": round(self.seconds, 3),
-            "value_lower": self.lower, "value_upper": self.upper, "gap": self.gap,
-            "signals": self.signals, "team_signals": list(self.team_signals),
+            "preset": self.preset,
+            "version": __version__,
+            "algorithm": self.method,
+            "parameters": _jsonable(self.parameters),
+            "status": self.status,
+            "message": self.message,
+            "iterations": self.iterations,
+            "seconds": round(self.seconds, 3),
+            "value_lower": self.lower,
+            "value_upper": self.upper,
+            "gap": self.gap,
+            "signals": self.signals,
+            "team_signals": list(self.team_signals),
             "export_seconds": round(self.export_seconds, 3),
             "peak_memory_bytes": self.peak_memory,
             "peak_memory_gib": round(self.peak_memory / 2**30, 3),
@@ -159,11 +170,13 @@ def _jsonable(obj):
 
 # --------------------------------------------------------------------------- algorithms
 
+
 class _RegretAlgorithm:
     """Adapter of :class:`.dag_cfr.RegretMinimizer` for the driver."""
 
     def __init__(self, config, method: str):
         from .dag_cfr import VARIANTS, RegretMinimizer
+
         self.rm = RegretMinimizer(config, VARIANTS[method], name=method)
         self.game = self.rm.game
         self.parameters = {"discounting": VARIANTS[method].to_dict(), "alternating": True}
@@ -189,13 +202,16 @@ class _RegretAlgorithm:
         iteration. Equal weights on both sides merge into ``max_signals`` signals."""
         if self.rm.t == 0:
             return (None, None)
-        return tuple(self.stratified(k, max_signals if d.num_members == 2 else 1)
-                     for k, d in enumerate(self.game.dags))
+        return tuple(
+            self.stratified(k, max_signals if d.num_members == 2 else 1)
+            for k, d in enumerate(self.game.dags)
+        )
 
     def stratified(self, team: int, signals: int):
         """Team ``team``'s average as ``signals`` stratified signals (also the refinement's
         restart, :func:`.refine.refine_export`)."""
         from .stratify import stratified_mixture
+
         return stratified_mixture(self.game, team, self.rm.average_sigma(team), signals)
 
     def direct_export(self, max_signals: int):
@@ -218,6 +234,7 @@ class _DoubleOracleAlgorithm:
 
     def __init__(self, config, initial: Candidates | None = None):
         from .column_generation import DoubleOracle
+
         self.do = DoubleOracle(config, initial=initial)
         self.game = self.do.game
         self.parameters = {"lp": "scipy.optimize.linprog(method='highs')"}
@@ -258,14 +275,22 @@ class _DoubleOracleAlgorithm:
     def direct_export(self, max_signals: int):
         """The best restricted mixtures measured so far, if they fit in ``max_signals``."""
         from .export import ExportResult, merge_submission
+
         if self.do.best[0] is None:
             return None
         a, b, lower, upper = self.do.best_mixtures()
         if a.size + b.size - 1 > max_signals:
             return None
         sub = merge_submission(self.game, (a, b))
-        return ExportResult(mixtures=(a, b), lower=lower, upper=upper, rounds=0,
-                            columns=self.do.rg.shape, seconds=0.0, submission=sub)
+        return ExportResult(
+            mixtures=(a, b),
+            lower=lower,
+            upper=upper,
+            rounds=0,
+            columns=self.do.rg.shape,
+            seconds=0.0,
+            submission=sub,
+        )
 
     def state(self) -> dict:
         return {}
@@ -282,6 +307,7 @@ def _make_algorithm(method: str, config, candidates: Candidates | None):
 
 # --------------------------------------------------------------------------- driver
 
+
 class _StopFlag:
     """Ctrl-C sets the flag (the run stops at the next safe point); a second one aborts."""
 
@@ -292,10 +318,12 @@ class _StopFlag:
 
     def __enter__(self):
         if self._install:
+
             def handler(signum, frame):
                 if self.set:
                     raise KeyboardInterrupt
                 self.set = True
+
             self._old = signal.signal(signal.SIGINT, handler)
         return self
 
@@ -318,22 +346,34 @@ def _finish_reserve(game, max_signals: int, writing: bool) -> float:
     """Seconds to keep after the export: the independent re-measurement of the submission and,
     with an output folder, writing it and the checkpoint (rates measured on team-leduc)."""
     from ..infosets import infoset_tables
+
     infosets = sum(t.size for t in infoset_tables(game.tree))
     rows = sum(d.num_rows for d in game.dags)
-    reserve = 0.05 + 5e-6 * infosets                       # exploitability of the export
+    reserve = 0.05 + 5e-6 * infosets  # exploitability of the export
     if writing:
         # strategy CSV files: team-leduc's 100 signals x 590,640 information sets took about
         # 40 s after a 300 s run (5.5e-7 per entry left it 14 s over its limit)
         reserve += 7e-7 * max_signals * infosets
-        reserve += 4 * 4 * rows / 3e8                        # checkpoint arrays
+        reserve += 4 * 4 * rows / 3e8  # checkpoint arrays
     return reserve
 
 
-def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DEFAULT_TIME_LIMIT,
-          target_gap: float | None = None, max_iterations: int | None = None,
-          max_signals: int = 100, out_dir=None, resume=None, progress=None,
-          checkpoint_interval: float = 120.0, handle_sigint: bool = True,
-          export_time: float | None = None, refine_seconds: float | None = None) -> SolveResult:
+def solve(
+    config,
+    method: str | None = DEFAULT_METHOD,
+    *,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    target_gap: float | None = None,
+    max_iterations: int | None = None,
+    max_signals: int = 100,
+    out_dir=None,
+    resume=None,
+    progress=None,
+    checkpoint_interval: float = 120.0,
+    handle_sigint: bool = True,
+    export_time: float | None = None,
+    refine_seconds: float | None = None,
+) -> SolveResult:
     """Solve a two-team game for TMECor and export a submission.
 
     Parameters
@@ -364,33 +404,48 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
     SolveResult
     """
     from . import checkpoint as ckpt
-    from .export import (export, from_alternatives, is_big, measured, submission_gap,
-                         with_alternatives)
+    from .export import (
+        export,
+        from_alternatives,
+        is_big,
+        measured,
+        submission_gap,
+        with_alternatives,
+    )
 
     config = get_config(config) if not isinstance(config, GameConfig) else config
     if len(config.teams) != 2:
-        raise TeamLeducError(f"preset {config.name} has {len(config.teams)} teams; the solver "
-                             "needs exactly two (team A against team B)")
+        raise TeamLeducError(
+            f"preset {config.name} has {len(config.teams)} teams; the solver "
+            "needs exactly two (team A against team B)"
+        )
     prev = None
     if resume is not None:
         prev = ckpt.load(resume, config)
         if method is None:
             method = prev.method
         if method != prev.method:
-            raise ValueError(f"the checkpoint in {resume} was made by {prev.method!r}, not {method!r}")
+            raise ValueError(
+                f"the checkpoint in {resume} was made by {prev.method!r}, not {method!r}"
+            )
     if method is None:
         method = DEFAULT_METHOD
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if max_iterations is not None and max_iterations < 1:
         raise ValueError(f"max_iterations must be at least 1, not {max_iterations}")
-    if not time_limit > 0:                      # also refuses NaN, which would never stop
+    if not time_limit > 0:  # also refuses NaN, which would never stop
         raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
     if not 1 <= max_signals <= MAX_SIGNALS:
-        raise ValueError(f"max_signals must be between 1 and {MAX_SIGNALS} (the challenge's "
-                         f"cap), not {max_signals}")
-    for name, value in (("refine_seconds", refine_seconds), ("export_time", export_time),
-                        ("target_gap", target_gap)):
+        raise ValueError(
+            f"max_signals must be between 1 and {MAX_SIGNALS} (the challenge's "
+            f"cap), not {max_signals}"
+        )
+    for name, value in (
+        ("refine_seconds", refine_seconds),
+        ("export_time", export_time),
+        ("target_gap", target_gap),
+    ):
         if value is not None and not (value >= 0 and math.isfinite(value)):
             raise ValueError(f"{name} must be a finite number >= 0, not {value}")
 
@@ -417,30 +472,46 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
 
     def save_checkpoint() -> None:
         if out is not None:
-            ckpt.save(out, ckpt.Checkpoint(config.name, method, alg.iterations, total(), history,
-                                           alg.state(), candidates, config.to_dict()))
+            ckpt.save(
+                out,
+                ckpt.Checkpoint(
+                    config.name,
+                    method,
+                    alg.iterations,
+                    total(),
+                    history,
+                    alg.state(),
+                    candidates,
+                    config.to_dict(),
+                ),
+            )
 
     reserve = _finish_reserve(game, max_signals, out is not None)
     # a big game solved by a regret minimiser is exported by its stratified signals alone
     # (quick); the small games and the double oracle use the LP export
     stratified_only = is_big(game) and METHODS[method] == "dag_cfr"
-    export_budget = (_export_budget(time_limit, stratified_only) if export_time is None
-                     else float(export_time))
+    export_budget = (
+        _export_budget(time_limit, stratified_only) if export_time is None else float(export_time)
+    )
     if refine_seconds is None:
         # by default only for a regret minimiser on a game the LP export does not solve;
         # also with a target, which that export does not meet there (small-team-leduc, target
         # 1e-4 in 120 s: 3.1e-2 without refinement)
         from .refine import auto_seconds
-        refine_seconds = (auto_seconds(game, time_limit, max_signals, startup=session())
-                          if METHODS[method] == "dag_cfr" else 0.0)
+
+        refine_seconds = (
+            auto_seconds(game, time_limit, max_signals, startup=session())
+            if METHODS[method] == "dag_cfr"
+            else 0.0
+        )
     refine_seconds = max(float(refine_seconds), 0.0)
     parameters = dict(alg.parameters, refine_seconds=refine_seconds)
     main_deadline = max(time_limit - export_budget - reserve - refine_seconds, 0.0)
     end = max(time_limit - reserve - refine_seconds, main_deadline)
     internal_target = target_gap if target_gap is not None else -math.inf
     status = TIME_LIMIT
-    best = None            # (export result, measurement)
-    halves = None          # the export of the refinement's starting point, if made
+    best = None  # (export result, measurement)
+    halves = None  # the export of the refinement's starting point, if made
     if prev is not None:
         best = _previous_export(resume, config, history)
     last_ckpt = session()
@@ -483,9 +554,15 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 if now >= next_export:
                     stopped_by = "trial"
                     break
-            if stopped_by in (ITERATION_LIMIT, TIME_LIMIT, INTERRUPTED) and alg.iterations > 0 \
-                    and (not history or history[-1].iteration != alg.iterations
-                         or history[-1].what in ("export", "refine")):
+            if (
+                stopped_by in (ITERATION_LIMIT, TIME_LIMIT, INTERRUPTED)
+                and alg.iterations > 0
+                and (
+                    not history
+                    or history[-1].iteration != alg.iterations
+                    or history[-1].what in ("export", "refine")
+                )
+            ):
                 record(alg.measure(total(), candidates))
 
             # ---- export
@@ -498,23 +575,35 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
             t_cand = time.perf_counter()
             # a big game that is refined next is exported as the refinement's starting point
             # (its halves), not as max_signals equal weights it would only restart from
-            halves_first = (stratified_only and refine_seconds > 0
-                            and stopped_by in (ITERATION_LIMIT, TIME_LIMIT)
-                            and all(d.num_members == 2 for d in game.dags))
+            halves_first = (
+                stratified_only
+                and refine_seconds > 0
+                and stopped_by in (ITERATION_LIMIT, TIME_LIMIT)
+                and all(d.num_members == 2 for d in game.dags)
+            )
             if halves_first:
                 from .refine import halves_export
+
                 ex = halves = halves_export(game, alg.stratified, max_signals)
             else:
                 alternatives = measured(game, alg.export_alternatives(max_signals))
-                ex = (from_alternatives(game, alternatives, max_signals=max_signals)
-                      if stratified_only else None)
+                ex = (
+                    from_alternatives(game, alternatives, max_signals=max_signals)
+                    if stratified_only
+                    else None
+                )
             if ex is None:
                 alg.export_candidates(candidates, time_limit=0.25 * budget)
                 budget = max(budget - (time.perf_counter() - t_cand), 0.05)
                 if any(a is not None for a in alternatives):
-                    budget *= 0.6        # keep time to merge the mixtures into the submission
-                ex = export(game, candidates, max_signals=max_signals, time_limit=budget,
-                            target_gap=target_gap if target_gap is not None else 0.0)
+                    budget *= 0.6  # keep time to merge the mixtures into the submission
+                ex = export(
+                    game,
+                    candidates,
+                    max_signals=max_signals,
+                    time_limit=budget,
+                    target_gap=target_gap if target_gap is not None else 0.0,
+                )
                 ex = with_alternatives(game, ex, alternatives, max_signals=max_signals)
             direct = alg.direct_export(max_signals)
             if direct is not None and direct.gap < ex.gap:
@@ -541,38 +630,64 @@ def solve(config, method: str | None = DEFAULT_METHOD, *, time_limit: float = DE
                 break
 
         ex = best[0]
-        if refine_seconds > 0 and status not in (SOLVED, TARGET_REACHED, INTERRUPTED) \
-                and ex.gap > 0:
+        if (
+            refine_seconds > 0
+            and status not in (SOLVED, TARGET_REACHED, INTERRUPTED)
+            and ex.gap > 0
+        ):
             from .refine import refine_export
+
             budget = min(refine_seconds, max(time_limit - reserve - session(), 0.05))
 
             def refined_block(lower, upper):
                 # each block's mixture is measured exactly: the refined pair's best so far
                 record(Measurement(alg.iterations, total(), lower, upper, "refine"))
 
-            refined = refine_export(game, ex, max_signals=max_signals, time_limit=budget,
-                                    candidates=candidates, opponents=alg.refine_opponents(),
-                                    progress=refined_block, restart=alg.stratified,
-                                    keep_sizes=ex is halves)
+            refined = refine_export(
+                game,
+                ex,
+                max_signals=max_signals,
+                time_limit=budget,
+                candidates=candidates,
+                opponents=alg.refine_opponents(),
+                progress=refined_block,
+                restart=alg.stratified,
+                keep_sizes=ex is halves,
+            )
             if refined is not ex:
                 ex = refined
                 record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))
         lower, upper = ex.lower, ex.upper
         lo2, up2, verified_by = submission_gap(config, ex.submission)
-        if abs(lo2 - lower) > 1e-7 * max(1.0, abs(lower)) or abs(up2 - upper) > 1e-7 * max(1.0, abs(upper)):
-            raise RuntimeError(f"export bounds disagree with the independent measurement: "
-                               f"[{lower}, {upper}] vs [{lo2}, {up2}]")
+        if abs(lo2 - lower) > 1e-7 * max(1.0, abs(lower)) or abs(up2 - upper) > 1e-7 * max(
+            1.0, abs(upper)
+        ):
+            raise RuntimeError(
+                f"export bounds disagree with the independent measurement: "
+                f"[{lower}, {upper}] vs [{lo2}, {up2}]"
+            )
         lower, upper = lo2, up2
         if target_gap is not None and upper - lower <= target_gap and status != SOLVED:
             status = TARGET_REACHED
         result = SolveResult(
-            preset=config.name, method=method, parameters=parameters, status=status,
-            message=STATUS_MESSAGES[status], iterations=alg.iterations, seconds=total(),
-            lower=lower, upper=upper, signals=ex.signals,
+            preset=config.name,
+            method=method,
+            parameters=parameters,
+            status=status,
+            message=STATUS_MESSAGES[status],
+            iterations=alg.iterations,
+            seconds=total(),
+            lower=lower,
+            upper=upper,
+            signals=ex.signals,
             team_signals=(ex.mixtures[0].size, ex.mixtures[1].size),
-            export_seconds=ex.seconds, history=tuple(history), submission=ex.submission,
-            peak_memory=_peak_memory(), verified_by=verified_by,
-            out_dir=str(out) if out is not None else None)
+            export_seconds=ex.seconds,
+            history=tuple(history),
+            submission=ex.submission,
+            peak_memory=_peak_memory(),
+            verified_by=verified_by,
+            out_dir=str(out) if out is not None else None,
+        )
         if out is not None:
             write_outputs(result, out, config)
             save_checkpoint()
@@ -584,6 +699,7 @@ def _previous_export(resume, config, history):
     result, so that resuming never ends with a worse export; None if there is none."""
     from ..submission import load_submission
     from .export import ExportResult
+
     folder = Path(resume)
     folder = folder.parent if folder.is_file() else folder
     exports = [m for m in history if m.what == "export"]
@@ -595,8 +711,15 @@ def _previous_export(resume, config, history):
         return None
     last = exports[-1]
     mixtures = tuple(_mixture_of(sub, config, t) for t in (0, 1))
-    ex = ExportResult(mixtures=mixtures, lower=last.lower, upper=last.upper, rounds=0,
-                      columns=(0, 0), seconds=0.0, submission=sub)
+    ex = ExportResult(
+        mixtures=mixtures,
+        lower=last.lower,
+        upper=last.upper,
+        rounds=0,
+        columns=(0, 0),
+        seconds=0.0,
+        submission=sub,
+    )
     return ex, last
 
 
@@ -604,6 +727,7 @@ def _mixture_of(sub, config, team: int) -> TeamMixture:
     """A team's marginal mixture in a merged submission (signals with equal strategies merged
     only by probability; used for reporting sizes)."""
     from .common import ProductStrategy
+
     seats = tuple(sorted(config.teams[team]))
     keys: dict[bytes, int] = {}
     weights, items = [], []
@@ -624,17 +748,22 @@ def write_outputs(result: SolveResult, out: Path, config) -> None:
     """``submission/``, ``solve-report.json`` and ``convergence.png`` in ``out``."""
     from ..submission import write_submission
     from .report import PLOT_NAME, plot_convergence, write_report
+
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     write_submission(result.submission, out / "submission", overwrite=True, config=config)
     write_report(result, out)
-    plot_convergence(result.history, out / PLOT_NAME,
-                     title=f"{result.preset}: {result.method}, exact saddle-point gap")
+    plot_convergence(
+        result.history,
+        out / PLOT_NAME,
+        title=f"{result.preset}: {result.method}, exact saddle-point gap",
+    )
 
 
 def _warmup() -> None:
     """Compile the solver's kernels on tiny games (``python -m teamleduc.warmup``)."""
     from . import dag, refine
+
     dag._warmup()
     refine._warmup()
     solve("tiny-team", "dcfr", time_limit=5.0, max_iterations=20, handle_sigint=False)

@@ -51,9 +51,16 @@ class Checkpoint:
 
     @property
     def meta(self) -> dict:
-        return {"format": FORMAT, "version": __version__, "preset": self.preset,
-                "method": self.method, "iterations": self.iterations, "seconds": self.seconds,
-                "history": [m.to_dict() for m in self.history], "config": self.config}
+        return {
+            "format": FORMAT,
+            "version": __version__,
+            "preset": self.preset,
+            "method": self.method,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "history": [m.to_dict() for m in self.history],
+            "config": self.config,
+        }
 
 
 def save(path, ck: Checkpoint) -> Path:
@@ -67,8 +74,11 @@ def save(path, ck: Checkpoint) -> Path:
         arrays[f"alg/{k}"] = np.asarray(v)
     for team in (0, 1):
         c = ck.candidates
-        pairs = [(s, k, b) for s, k, b in zip(c.items[team], c.kinds[team], c.batches[team])
-                 if isinstance(s, PureTeamStrategy)]
+        pairs = [
+            (s, k, b)
+            for s, k, b in zip(c.items[team], c.kinds[team], c.batches[team])
+            if isinstance(s, PureTeamStrategy)
+        ]
         if pairs:
             for k in range(len(pairs[0][0].actions)):
                 arrays[f"cand{team}/{k}"] = np.stack([s.actions[k] for s, _, _ in pairs])
@@ -105,10 +115,14 @@ def load(path, config) -> Checkpoint:
     except (OSError, ValueError, KeyError) as e:
         raise TeamLeducError(f"cannot read checkpoint {path}: {e}") from None
     if meta.get("format") != FORMAT:
-        raise TeamLeducError(f"checkpoint {path} has format {meta.get('format')}, expected {FORMAT}")
+        raise TeamLeducError(
+            f"checkpoint {path} has format {meta.get('format')}, expected {FORMAT}"
+        )
     if meta["config"] != config.to_dict():
-        raise TeamLeducError(f"checkpoint {path} belongs to preset {meta['preset']}, "
-                             f"not {config.name} (or the rules differ)")
+        raise TeamLeducError(
+            f"checkpoint {path} belongs to preset {meta['preset']}, "
+            f"not {config.name} (or the rules differ)"
+        )
     candidates = Candidates()
     for team in (0, 1):
         seats = tuple(sorted(config.teams[team]))
@@ -123,15 +137,28 @@ def load(path, config) -> Checkpoint:
         batches = cand.get(f"cand{team}/batch", np.zeros(len(kinds), np.int64))
         if any(len(a) != len(kinds) for a in parts + [batches]):
             raise TeamLeducError(f"{bad} differ in length")
-        if len(kinds) and not (0 <= kinds.min() and kinds.max() < len(KINDS)):
+        if len(kinds) and not (kinds.min() >= 0 and kinds.max() < len(KINDS)):
             raise TeamLeducError(f"{bad} hold an unknown kind")
         for i in range(parts[0].shape[0]):
             acts = tuple(np.ascontiguousarray(p[i]) for p in parts)
-            candidates.add(team, PureTeamStrategy(seats, acts, np.zeros(0, np.int64)),
-                           KINDS[int(kinds[i])], batch=int(batches[i]))
+            candidates.add(
+                team,
+                PureTeamStrategy(seats, acts, np.zeros(0, np.int64)),
+                KINDS[int(kinds[i])],
+                batch=int(batches[i]),
+            )
         candidates.batch = max(candidates.batch, int(batches.max(initial=0)))
-    history = [Measurement(h["iteration"], h["seconds"], h["lower"], h["upper"], h["what"])
-               for h in meta["history"]]
-    return Checkpoint(preset=meta["preset"], method=meta["method"], iterations=meta["iterations"],
-                      seconds=meta["seconds"], history=history, state=state,
-                      candidates=candidates, config=meta["config"])
+    history = [
+        Measurement(h["iteration"], h["seconds"], h["lower"], h["upper"], h["what"])
+        for h in meta["history"]
+    ]
+    return Checkpoint(
+        preset=meta["preset"],
+        method=meta["method"],
+        iterations=meta["iterations"],
+        seconds=meta["seconds"],
+        history=history,
+        state=state,
+        candidates=candidates,
+        config=meta["config"],
+    )

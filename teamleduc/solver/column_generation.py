@@ -36,8 +36,15 @@ from numba import njit, prange
 from scipy.optimize import linprog
 
 from .common import Candidates, Measurement, TeamMixture
-from .dag import (DagGame, PureTeamStrategy, best_response_pure, dag_game, flows, product_reach,
-                  pure_reach)
+from .dag import (
+    DagGame,
+    PureTeamStrategy,
+    best_response_pure,
+    dag_game,
+    flows,
+    product_reach,
+    pure_reach,
+)
 
 #: restricted-game weights below this are treated as zero (then renormalised)
 WEIGHT_EPS = 1e-12
@@ -86,7 +93,7 @@ def terminal_beliefs(dag, reach: np.ndarray) -> np.ndarray | None:
     check = np.zeros(r.shape[0] * R * R, np.uint8).reshape(-1, R * R)
     ok = bel >= 0
     check[ok] = dag.contains[bel[ok]].astype(np.uint8)
-    if not np.array_equal(check, reach.reshape(-1, R * R)) or B_MAX < dag.num_beliefs:
+    if not np.array_equal(check, reach.reshape(-1, R * R)) or dag.num_beliefs > B_MAX:
         return None
     return bel.astype(np.int8)
 
@@ -107,9 +114,9 @@ class ColumnSet:
         self.items: list = []
         self.index: dict[bytes, int] = {}
         Z = len(game.tree.terminals)
-        self._bel = np.full((8, Z), -1, np.int8)    # compact columns (first _nb rows used)
+        self._bel = np.full((8, Z), -1, np.int8)  # compact columns (first _nb rows used)
         self._nb = 0
-        self._where: list[tuple[int, int]] = []     # column -> (0, row in _bel) | (1, k)
+        self._where: list[tuple[int, int]] = []  # column -> (0, row in _bel) | (1, k)
         self._dense: list[np.ndarray] = []
 
     def __len__(self) -> int:
@@ -129,7 +136,7 @@ class ColumnSet:
         if bel is not None:
             if self._nb == self._bel.shape[0]:
                 grown = np.full((2 * self._nb, self._bel.shape[1]), -1, np.int8)
-                grown[:self._nb] = self._bel
+                grown[: self._nb] = self._bel
                 self._bel = grown
             self._bel[self._nb] = bel
             self._where.append((0, self._nb))
@@ -205,7 +212,7 @@ class RestrictedGame:
         other = self.sets[1 - team]
         if len(other):
             W = self.game.weights(1 - team, cs.reach(j))
-            vals = other.dots(W)                   # the other team's value of each of its columns
+            vals = other.dots(W)  # the other team's value of each of its columns
         else:
             vals = np.zeros(0)
         if team == 0:
@@ -214,7 +221,7 @@ class RestrictedGame:
             self.M = np.hstack([self.M.reshape(len(other), len(cs) - 1), vals[:, None]])
         return j, True
 
-    def solve(self, team_a_cols=None, team_b_cols=None) -> "RestrictedSolution":
+    def solve(self, team_a_cols=None, team_b_cols=None) -> RestrictedSolution:
         """Restricted equilibrium over all columns (or the given column subsets)."""
         ia = np.arange(self.M.shape[0]) if team_a_cols is None else np.asarray(team_a_cols)
         ib = np.arange(self.M.shape[1]) if team_b_cols is None else np.asarray(team_b_cols)
@@ -243,7 +250,7 @@ def _maximin(M: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """max_lambda min_j (lambda^T M)_j by HiGHS; returns lambda and the column player's
     minimax mixture read from the duals (None if they are not usable)."""
     n, m = M.shape
-    Ms = M - float(M.min())               # positive payoffs: a better conditioned programme
+    Ms = M - float(M.min())  # positive payoffs: a better conditioned programme
     c = np.zeros(n + 1)
     c[-1] = -1.0
     A_ub = np.hstack([-Ms.T, np.ones((m, 1))])
@@ -251,8 +258,9 @@ def _maximin(M: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     bounds = [(0, None)] * n + [(None, None)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = linprog(c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=A_eq, b_eq=[1.0], bounds=bounds,
-                      method="highs")
+        res = linprog(
+            c, A_ub=A_ub, b_ub=np.zeros(m), A_eq=A_eq, b_eq=[1.0], bounds=bounds, method="highs"
+        )
     if res.status != 0:
         raise RuntimeError(f"restricted-game LP failed: {res.message}")
     lam = _clean(res.x[:n])
@@ -284,6 +292,7 @@ def solve_matrix_game(M: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 
 # --------------------------------------------------------------------------- double oracle
 
+
 class DoubleOracle:
     """Column generation with exact best responses on both teams' belief DAGs.
 
@@ -299,7 +308,7 @@ class DoubleOracle:
         self.rg = RestrictedGame(self.game)
         self.iterations = 0
         self.history: list[Measurement] = []
-        self.best: list = [None, None]       # (bound, mixture) of the best strategy of each team
+        self.best: list = [None, None]  # (bound, mixture) of the best strategy of each team
         self._scratch = [d.new_values() for d in self.game.dags]
         if initial is not None and len(initial):
             for team in (0, 1):
@@ -342,8 +351,14 @@ class DoubleOracle:
         return self.best[0][1], self.best[1][1], self.best[0][0], self.best[1][0]
 
 
-def double_oracle(config, *, max_iterations: int = 1000, time_limit: float = 60.0,
-                  target_gap: float = 0.0, initial: Candidates | None = None) -> DoubleOracle:
+def double_oracle(
+    config,
+    *,
+    max_iterations: int = 1000,
+    time_limit: float = 60.0,
+    target_gap: float = 0.0,
+    initial: Candidates | None = None,
+) -> DoubleOracle:
     """Run :class:`DoubleOracle` until the gap of its restricted equilibrium reaches
     ``target_gap``, no new column appears, or a limit is hit. Returns the solver."""
     t0 = time.perf_counter()

@@ -83,8 +83,14 @@ class Measurement:
         return self.upper - self.lower
 
     def to_dict(self) -> dict:
-        return {"iteration": self.iteration, "seconds": self.seconds, "lower": self.lower,
-                "upper": self.upper, "gap": self.gap, "what": self.what}
+        return {
+            "iteration": self.iteration,
+            "seconds": self.seconds,
+            "lower": self.lower,
+            "upper": self.upper,
+            "gap": self.gap,
+            "what": self.what,
+        }
 
 
 @dataclass

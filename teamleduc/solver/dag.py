@@ -73,10 +73,11 @@ from ..tree import DECISION, PublicTree, build_tree
 PARALLEL_MIN_NODES = 20_000
 #: dtype of the row arrays (regrets, strategies, cumulative strategies)
 ROW_DTYPE = np.float32
-_FAST = {"nsz", "arcp", "contract", "reassoc"}     # fastmath without assuming finite values
+_FAST = {"nsz", "arcp", "contract", "reassoc"}  # fastmath without assuming finite values
 
 
 # --------------------------------------------------------------------------- layout
+
 
 @dataclass(frozen=True, eq=False)
 class TeamDag:
@@ -101,9 +102,9 @@ class TeamDag:
     tab_child: np.ndarray
     tab_assign: np.ndarray
     max_rows: int
-    id_of: np.ndarray          # (m, N, R) information-set id of each member at (node, rank)
-    legal_first: tuple         # per member (n,) int8: first legal action of every infoset
-    child_pad: np.ndarray      # (N, 3) int32 children through c, r, f; N where there is none
+    id_of: np.ndarray  # (m, N, R) information-set id of each member at (node, rank)
+    legal_first: tuple  # per member (n,) int8: first legal action of every infoset
+    child_pad: np.ndarray  # (N, 3) int32 children through c, r, f; N where there is none
     tab_child_pad: np.ndarray  # (P, 3) int32 tab_child with -1 replaced by B
 
     @property
@@ -115,8 +116,16 @@ class TeamDag:
         """(N, B) bool: reachable by some strategy of the team (computed on first use: the
         best response of :mod:`teamleduc.belief` values every belief and never needs it)."""
         tree = self.tree
-        return _reachable(tree.kind, tree.children, self.member, self.table, self.tab_offsets,
-                          self.tab_child, self.roots, self.num_beliefs)
+        return _reachable(
+            tree.kind,
+            tree.children,
+            self.member,
+            self.table,
+            self.tab_offsets,
+            self.tab_child,
+            self.roots,
+            self.num_beliefs,
+        )
 
     def uniform_sigma(self) -> np.ndarray:
         """(num_rows,) uniform behavioural strategy over the rows of every DAG decision node."""
@@ -136,13 +145,13 @@ class TeamDag:
 class Sweep:
     """Traversal data shared by both teams."""
 
-    order: np.ndarray       # (N,) int32 node ids level by level
-    bounds: np.ndarray      # (L + 1,) int64 level boundaries in ``order``
+    order: np.ndarray  # (N,) int32 node ids level by level
+    bounds: np.ndarray  # (L + 1,) int64 level boundaries in ``order``
     term_index: np.ndarray  # (N,) int32 row of each terminal in ``tree.terminals``, else -1
     parallel: bool
-    ident: np.ndarray       # (N + 1,) int32 0..N: rows of the nodes in a full (N + 1, .) array
-    pos: np.ndarray         # (N + 1,) int32 position of each node in its level; N -> ``width``
-    width: int              # nodes in the widest level
+    ident: np.ndarray  # (N + 1,) int32 0..N: rows of the nodes in a full (N + 1, .) array
+    pos: np.ndarray  # (N + 1,) int32 position of each node in its level; N -> ``width``
+    width: int  # nodes in the widest level
 
 
 @functools.lru_cache(maxsize=4)
@@ -158,8 +167,15 @@ def sweep(tree: PublicTree) -> Sweep:
     for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         pos[order[lo:hi]] = np.arange(hi - lo, dtype=np.int32)
     pos[N] = width
-    return Sweep(order, bounds, term_index, N >= PARALLEL_MIN_NODES,
-                 np.arange(N + 1, dtype=np.int32), pos, width)
+    return Sweep(
+        order,
+        bounds,
+        term_index,
+        N >= PARALLEL_MIN_NODES,
+        np.arange(N + 1, dtype=np.int32),
+        pos,
+        width,
+    )
 
 
 def team_dag(tree: PublicTree, team: int) -> TeamDag:
@@ -178,6 +194,7 @@ def seats_dag(tree: PublicTree, seats) -> TeamDag:
 @functools.lru_cache(maxsize=8)
 def _team_dag(tree: PublicTree, seats: tuple[int, ...], team: int) -> TeamDag:
     from .. import belief
+
     config = tree.config
     if len(seats) > 2:
         raise ValueError(f"teams of more than two seats are not supported ({seats})")
@@ -197,12 +214,18 @@ def _team_dag(tree: PublicTree, seats: tuple[int, ...], team: int) -> TeamDag:
     tables = []
     for k in keys.tolist():
         m, c = divmod(k, 8)
-        tables.append(belief.prescription_table(beliefs, m, (bool(c & 1), bool(c & 2), bool(c & 4))))
+        tables.append(
+            belief.prescription_table(beliefs, m, (bool(c & 1), bool(c & 2), bool(c & 4)))
+        )
     sizes = np.array([len(t.belief) for t in tables], np.int64)
     tab_start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     tab_offsets = np.stack([np.asarray(t.offsets, np.int64) + s for t, s in zip(tables, tab_start)])
-    tab_child = np.ascontiguousarray(np.concatenate([np.asarray(t.child, np.int32) for t in tables]))
-    tab_assign = np.ascontiguousarray(np.concatenate([np.asarray(t.assign, np.int8) for t in tables]))
+    tab_child = np.ascontiguousarray(
+        np.concatenate([np.asarray(t.child, np.int32) for t in tables])
+    )
+    tab_assign = np.ascontiguousarray(
+        np.concatenate([np.asarray(t.assign, np.int8) for t in tables])
+    )
     max_rows = int(max(np.diff(np.asarray(t.offsets)).max() for t in tables))
 
     table = np.full(N, -1, np.int16)
@@ -218,17 +241,33 @@ def _team_dag(tree: PublicTree, seats: tuple[int, ...], team: int) -> TeamDag:
 
     roots = np.asarray(beliefs.roots, np.int64)
     tabs = infoset_tables(tree)
-    return TeamDag(tree=tree, team=team, seats=seats, beliefs=beliefs, num_beliefs=B,
-                 num_deals=R ** len(seats), contains=contains, cx_ptr=cx_ptr, cx_idx=cx_idx,
-                 roots=roots, member=member, table=table,
-                 row0=row0, num_rows=int(block.sum()), tab_offsets=tab_offsets,
-                 tab_start=tab_start, tab_child=tab_child, tab_assign=tab_assign,
-                 max_rows=max_rows,
-                 id_of=np.stack([tabs[s].id_of for s in seats]).astype(np.int32, copy=False),
-                 legal_first=tuple(np.argmax(tabs[s].legal, axis=1).astype(np.int8) for s in seats),
-                 child_pad=np.ascontiguousarray(np.where(tree.children[:, :3] >= 0,
-                                                         tree.children[:, :3], N).astype(np.int32)),
-                 tab_child_pad=np.ascontiguousarray(np.where(tab_child >= 0, tab_child, B).astype(np.int32)))
+    return TeamDag(
+        tree=tree,
+        team=team,
+        seats=seats,
+        beliefs=beliefs,
+        num_beliefs=B,
+        num_deals=R ** len(seats),
+        contains=contains,
+        cx_ptr=cx_ptr,
+        cx_idx=cx_idx,
+        roots=roots,
+        member=member,
+        table=table,
+        row0=row0,
+        num_rows=int(block.sum()),
+        tab_offsets=tab_offsets,
+        tab_start=tab_start,
+        tab_child=tab_child,
+        tab_assign=tab_assign,
+        max_rows=max_rows,
+        id_of=np.stack([tabs[s].id_of for s in seats]).astype(np.int32, copy=False),
+        legal_first=tuple(np.argmax(tabs[s].legal, axis=1).astype(np.int8) for s in seats),
+        child_pad=np.ascontiguousarray(
+            np.where(tree.children[:, :3] >= 0, tree.children[:, :3], N).astype(np.int32)
+        ),
+        tab_child_pad=np.ascontiguousarray(np.where(tab_child >= 0, tab_child, B).astype(np.int32)),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,7 +276,7 @@ class DagGame:
 
     tree: PublicTree
     dags: tuple[TeamDag, TeamDag]
-    C: np.ndarray           # (Z, XA, XB) float64
+    C: np.ndarray  # (Z, XA, XB) float64
 
     @property
     def config(self):
@@ -258,15 +297,19 @@ class DagGame:
 def dag_game(config) -> DagGame:
     """Both teams' DAGs of a two-team game (cached per configuration)."""
     if len(config.teams) != 2:
-        raise ValueError(f"preset {config.name} has {len(config.teams)} teams; the solver "
-                         "needs exactly two (TMECor between team A and team B)")
+        raise ValueError(
+            f"preset {config.name} has {len(config.teams)} teams; the solver "
+            "needs exactly two (TMECor between team A and team B)"
+        )
     tree = build_tree(config)
     a, b = (tuple(sorted(t)) for t in config.teams)
     R, S = config.num_ranks, config.num_seats
     Z = len(tree.terminals)
     cu = chance_utility_cached(tree, a).reshape((Z,) + (R,) * S)
     C = np.ascontiguousarray(cu.transpose([0] + [1 + s for s in a] + [1 + s for s in b]))
-    return DagGame(tree, (team_dag(tree, 0), team_dag(tree, 1)), C.reshape(Z, R ** len(a), R ** len(b)))
+    return DagGame(
+        tree, (team_dag(tree, 0), team_dag(tree, 1)), C.reshape(Z, R ** len(a), R ** len(b))
+    )
 
 
 def _scratch(dag: TeamDag) -> tuple[np.ndarray, np.ndarray]:
@@ -275,6 +318,7 @@ def _scratch(dag: TeamDag) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- kernels
+
 
 @njit(cache=True, inline="always")
 def _u(i):
@@ -365,16 +409,41 @@ def _sum_children(h, children, V, B):
 
 
 @njit(cache=True, inline="always", fastmath=_FAST)
-def _cfr_node(h, kind, children, member, table, row0, tab_offsets, tab_start, tab_child,
-              possible, term_index, team, C, T, cx_ptr, cx_idx, V, reg, sigma, last,
-              pos_f, neg_f, predictive, util, w, B):
+def _cfr_node(
+    h,
+    kind,
+    children,
+    member,
+    table,
+    row0,
+    tab_offsets,
+    tab_start,
+    tab_child,
+    possible,
+    term_index,
+    team,
+    C,
+    T,
+    cx_ptr,
+    cx_idx,
+    V,
+    reg,
+    sigma,
+    last,
+    pos_f,
+    neg_f,
+    predictive,
+    util,
+    w,
+    B,
+):
     if kind[h] == 2:
         _leaf(h, term_index[h], team, C, T, cx_ptr, cx_idx, V, w, B)
         return
     t = table[h]
     # unsigned indices throughout: numba checks every signed index for wraparound, which
     # cost a third of this loop (team-leduc: 0.20 s against 0.13 s per team pass)
-    V0 = V[_u(children[h, 0])]   # padded: the dummy node N (all-zero values) if missing
+    V0 = V[_u(children[h, 0])]  # padded: the dummy node N (all-zero values) if missing
     V1 = V[_u(children[h, 1])]
     V2 = V[_u(children[h, 2])]
     Vh = V[_u(h)]
@@ -418,9 +487,36 @@ def _cfr_node(h, kind, children, member, table, row0, tab_offsets, tab_start, ta
 
 
 @njit(cache=True, parallel=True)
-def _cfr_par(order, bounds, kind, children, member, table, row0, tab_offsets, tab_start,
-             tab_child, possible, term_index, team, C, T, cx_ptr, cx_idx, V, reg, sigma, last,
-             pos_f, neg_f, predictive, util, w, B, child_all):
+def _cfr_par(
+    order,
+    bounds,
+    kind,
+    children,
+    member,
+    table,
+    row0,
+    tab_offsets,
+    tab_start,
+    tab_child,
+    possible,
+    term_index,
+    team,
+    C,
+    T,
+    cx_ptr,
+    cx_idx,
+    V,
+    reg,
+    sigma,
+    last,
+    pos_f,
+    neg_f,
+    predictive,
+    util,
+    w,
+    B,
+    child_all,
+):
     for lev in range(bounds.shape[0] - 2, -1, -1):
         for i in prange(bounds[lev], bounds[lev + 1]):
             th = numba.get_thread_id()
@@ -428,27 +524,122 @@ def _cfr_par(order, bounds, kind, children, member, table, row0, tab_offsets, ta
             if member[h] < 0 and kind[h] != 2:
                 _sum_children(h, child_all, V, B)
             else:
-                _cfr_node(h, kind, children, member, table, row0, tab_offsets, tab_start,
-                          tab_child, possible, term_index, team, C, T, cx_ptr, cx_idx, V, reg,
-                          sigma, last, pos_f, neg_f, predictive, util[th], w[th], B)
+                _cfr_node(
+                    h,
+                    kind,
+                    children,
+                    member,
+                    table,
+                    row0,
+                    tab_offsets,
+                    tab_start,
+                    tab_child,
+                    possible,
+                    term_index,
+                    team,
+                    C,
+                    T,
+                    cx_ptr,
+                    cx_idx,
+                    V,
+                    reg,
+                    sigma,
+                    last,
+                    pos_f,
+                    neg_f,
+                    predictive,
+                    util[th],
+                    w[th],
+                    B,
+                )
 
 
 @njit(cache=True)
-def _cfr_ser(kind, children, member, table, row0, tab_offsets, tab_start,
-             tab_child, possible, term_index, team, C, T, cx_ptr, cx_idx, V, reg, sigma, last,
-             pos_f, neg_f, predictive, util, w, B, child_all):
+def _cfr_ser(
+    kind,
+    children,
+    member,
+    table,
+    row0,
+    tab_offsets,
+    tab_start,
+    tab_child,
+    possible,
+    term_index,
+    team,
+    C,
+    T,
+    cx_ptr,
+    cx_idx,
+    V,
+    reg,
+    sigma,
+    last,
+    pos_f,
+    neg_f,
+    predictive,
+    util,
+    w,
+    B,
+    child_all,
+):
     for h in range(kind.shape[0] - 1, -1, -1):
         if member[h] < 0 and kind[h] != 2:
             _sum_children(h, child_all, V, B)
         else:
-            _cfr_node(h, kind, children, member, table, row0, tab_offsets, tab_start,
-                      tab_child, possible, term_index, team, C, T, cx_ptr, cx_idx, V, reg,
-                      sigma, last, pos_f, neg_f, predictive, util[0], w[0], B)
+            _cfr_node(
+                h,
+                kind,
+                children,
+                member,
+                table,
+                row0,
+                tab_offsets,
+                tab_start,
+                tab_child,
+                possible,
+                term_index,
+                team,
+                C,
+                T,
+                cx_ptr,
+                cx_idx,
+                V,
+                reg,
+                sigma,
+                last,
+                pos_f,
+                neg_f,
+                predictive,
+                util[0],
+                w[0],
+                B,
+            )
 
 
 @njit(cache=True, inline="always")
-def _max_node(h, kind, children, member, table, tab_offsets, tab_child, possible, prune,
-              term_index, W, cx_ptr, cx_idx, slot, Vin, Vout, choice, team_index, B, child_all):
+def _max_node(
+    h,
+    kind,
+    children,
+    member,
+    table,
+    tab_offsets,
+    tab_child,
+    possible,
+    prune,
+    term_index,
+    W,
+    cx_ptr,
+    cx_idx,
+    slot,
+    Vin,
+    Vout,
+    choice,
+    team_index,
+    B,
+    child_all,
+):
     """One node of the max DP: children's values are read from ``Vin[slot[c]]``, the node's
     written to ``Vout[slot[h]]`` (both the full (N + 1, B + 1) array, or two level buffers).
     ``prune`` leaves 0 where the belief is not ``possible``; a non-empty ``choice`` records
@@ -468,7 +659,7 @@ def _max_node(h, kind, children, member, table, tab_offsets, tab_child, possible
                     Vout[row, b] += Vin[rc, b]
         return
     t = table[h]
-    V0 = Vin[_u(slot[children[h, 0]])]   # padded: the dummy node N (zero values) if missing
+    V0 = Vin[_u(slot[children[h, 0]])]  # padded: the dummy node N (zero values) if missing
     V1 = Vin[_u(slot[children[h, 1]])]
     V2 = Vin[_u(slot[children[h, 2]])]
     Vh = Vout[_u(row)]
@@ -492,35 +683,133 @@ def _max_node(h, kind, children, member, table, tab_offsets, tab_child, possible
 
 
 @njit(cache=True, parallel=True)
-def _max_par(order, bounds, kind, children, member, table, tab_offsets, tab_child, possible,
-             prune, term_index, W, cx_ptr, cx_idx, slot, Va, Vb, choice, team_index, B,
-             child_all):
+def _max_par(
+    order,
+    bounds,
+    kind,
+    children,
+    member,
+    table,
+    tab_offsets,
+    tab_child,
+    possible,
+    prune,
+    term_index,
+    W,
+    cx_ptr,
+    cx_idx,
+    slot,
+    Va,
+    Vb,
+    choice,
+    team_index,
+    B,
+    child_all,
+):
     """Level by level from the leaves, nodes of a level in parallel; even levels write ``Va``
     and read ``Vb``, odd levels the reverse (pass the same array twice for a full ``V``)."""
     for lev in range(bounds.shape[0] - 2, -1, -1):
         Vout, Vin = (Va, Vb) if lev % 2 == 0 else (Vb, Va)
         for i in prange(bounds[lev], bounds[lev + 1]):
-            _max_node(order[i], kind, children, member, table, tab_offsets, tab_child, possible,
-                      prune, term_index, W, cx_ptr, cx_idx, slot, Vin, Vout, choice, team_index,
-                      B, child_all)
+            _max_node(
+                order[i],
+                kind,
+                children,
+                member,
+                table,
+                tab_offsets,
+                tab_child,
+                possible,
+                prune,
+                term_index,
+                W,
+                cx_ptr,
+                cx_idx,
+                slot,
+                Vin,
+                Vout,
+                choice,
+                team_index,
+                B,
+                child_all,
+            )
 
 
 @njit(cache=True)
-def _max_ser(order, bounds, kind, children, member, table, tab_offsets, tab_child, possible,
-             prune, term_index, W, cx_ptr, cx_idx, slot, Va, Vb, choice, team_index, B,
-             child_all):
+def _max_ser(
+    order,
+    bounds,
+    kind,
+    children,
+    member,
+    table,
+    tab_offsets,
+    tab_child,
+    possible,
+    prune,
+    term_index,
+    W,
+    cx_ptr,
+    cx_idx,
+    slot,
+    Va,
+    Vb,
+    choice,
+    team_index,
+    B,
+    child_all,
+):
     """:func:`_max_par` without threads, for small trees."""
     for lev in range(bounds.shape[0] - 2, -1, -1):
         Vout, Vin = (Va, Vb) if lev % 2 == 0 else (Vb, Va)
         for i in range(bounds[lev], bounds[lev + 1]):
-            _max_node(order[i], kind, children, member, table, tab_offsets, tab_child, possible,
-                      prune, term_index, W, cx_ptr, cx_idx, slot, Vin, Vout, choice, team_index,
-                      B, child_all)
+            _max_node(
+                order[i],
+                kind,
+                children,
+                member,
+                table,
+                tab_offsets,
+                tab_child,
+                possible,
+                prune,
+                term_index,
+                W,
+                cx_ptr,
+                cx_idx,
+                slot,
+                Vin,
+                Vout,
+                choice,
+                team_index,
+                B,
+                child_all,
+            )
 
 
 @njit(cache=True, inline="always", fastmath=_FAST)
-def _flow_node(h, kind, children, member, table, row0, tab_offsets, tab_start, tab_child,
-               term_index, cx_ptr, cx_idx, sigma, F, Tout, cum, wt, accumulate, B, child_all):
+def _flow_node(
+    h,
+    kind,
+    children,
+    member,
+    table,
+    row0,
+    tab_offsets,
+    tab_start,
+    tab_child,
+    term_index,
+    cx_ptr,
+    cx_idx,
+    sigma,
+    F,
+    Tout,
+    cum,
+    wt,
+    accumulate,
+    B,
+    child_all,
+):
     if kind[h] == 2:
         z = term_index[h]
         for x in range(Tout.shape[1]):
@@ -539,7 +828,7 @@ def _flow_node(h, kind, children, member, table, row0, tab_offsets, tab_start, t
                     F[c, b] = F[h, b]
         return
     t = table[h]
-    F0 = F[_u(children[h, 0])]   # padded: writes to the dummy row/column are never read
+    F0 = F[_u(children[h, 0])]  # padded: writes to the dummy row/column are never read
     F1 = F[_u(children[h, 1])]
     F2 = F[_u(children[h, 2])]
     Fh = F[_u(h)]
@@ -567,24 +856,100 @@ def _flow_node(h, kind, children, member, table, row0, tab_offsets, tab_start, t
 
 
 @njit(cache=True, parallel=True)
-def _flows_par(order, bounds, kind, children, member, table, row0, tab_offsets, tab_start,
-               tab_child, term_index, cx_ptr, cx_idx, sigma, F, Tout, cum, wt, accumulate, B,
-               child_all):
+def _flows_par(
+    order,
+    bounds,
+    kind,
+    children,
+    member,
+    table,
+    row0,
+    tab_offsets,
+    tab_start,
+    tab_child,
+    term_index,
+    cx_ptr,
+    cx_idx,
+    sigma,
+    F,
+    Tout,
+    cum,
+    wt,
+    accumulate,
+    B,
+    child_all,
+):
     for lev in range(bounds.shape[0] - 1):
         for i in prange(bounds[lev], bounds[lev + 1]):
-            _flow_node(order[i], kind, children, member, table, row0, tab_offsets, tab_start,
-                       tab_child, term_index, cx_ptr, cx_idx, sigma, F, Tout, cum, wt,
-                       accumulate, B, child_all)
+            _flow_node(
+                order[i],
+                kind,
+                children,
+                member,
+                table,
+                row0,
+                tab_offsets,
+                tab_start,
+                tab_child,
+                term_index,
+                cx_ptr,
+                cx_idx,
+                sigma,
+                F,
+                Tout,
+                cum,
+                wt,
+                accumulate,
+                B,
+                child_all,
+            )
 
 
 @njit(cache=True)
-def _flows_ser(kind, children, member, table, row0, tab_offsets, tab_start,
-               tab_child, term_index, cx_ptr, cx_idx, sigma, F, Tout, cum, wt, accumulate, B,
-               child_all):
+def _flows_ser(
+    kind,
+    children,
+    member,
+    table,
+    row0,
+    tab_offsets,
+    tab_start,
+    tab_child,
+    term_index,
+    cx_ptr,
+    cx_idx,
+    sigma,
+    F,
+    Tout,
+    cum,
+    wt,
+    accumulate,
+    B,
+    child_all,
+):
     for h in range(kind.shape[0]):
-        _flow_node(h, kind, children, member, table, row0, tab_offsets, tab_start,
-                   tab_child, term_index, cx_ptr, cx_idx, sigma, F, Tout, cum, wt, accumulate,
-                   B, child_all)
+        _flow_node(
+            h,
+            kind,
+            children,
+            member,
+            table,
+            row0,
+            tab_offsets,
+            tab_start,
+            tab_child,
+            term_index,
+            cx_ptr,
+            cx_idx,
+            sigma,
+            F,
+            Tout,
+            cum,
+            wt,
+            accumulate,
+            B,
+            child_all,
+        )
 
 
 @njit(cache=True, parallel=True)
@@ -661,8 +1026,27 @@ _BY_VALUES, _BY_SCORE, _BY_CHOICE = 0, 1, 2
 
 
 @njit(cache=True)
-def _extract(kind, children, member, table, row0, tab_offsets, tab_start, tab_child, tab_assign,
-             id_of, roots, V, score, choice, team_index, mode, actions0, actions1, chosen):
+def _extract(
+    kind,
+    children,
+    member,
+    table,
+    row0,
+    tab_offsets,
+    tab_start,
+    tab_child,
+    tab_assign,
+    id_of,
+    roots,
+    V,
+    score,
+    choice,
+    team_index,
+    mode,
+    actions0,
+    actions1,
+    chosen,
+):
     """Walk down from the roots choosing one row per reached (node, belief): the row with the
     best continuation value in ``V``, the largest ``score``, or the row ``choice`` recorded by
     the max DP (``mode``). Writes the members' actions and the chosen row indices; returns how
@@ -738,19 +1122,33 @@ _EMPTY_F4 = np.zeros(0, ROW_DTYPE)
 def _check_rows(dag: TeamDag, *arrays) -> None:
     for a in arrays:
         if a.dtype != ROW_DTYPE or a.shape != (dag.num_rows,):
-            raise ValueError(f"row array must be {np.dtype(ROW_DTYPE).name} of shape "
-                             f"({dag.num_rows},), got {a.dtype} {a.shape}")
+            raise ValueError(
+                f"row array must be {np.dtype(ROW_DTYPE).name} of shape "
+                f"({dag.num_rows},), got {a.dtype} {a.shape}"
+            )
 
 
 def _check_values(dag: TeamDag, V: np.ndarray) -> None:
     if V.shape != (dag.tree.num_nodes + 1, dag.num_beliefs + 1) or V.dtype != np.float64:
-        raise ValueError(f"values/flows must be float64 of shape (N + 1, B + 1) = "
-                         f"{(dag.tree.num_nodes + 1, dag.num_beliefs + 1)} (TeamDag.new_values()), "
-                         f"got {V.dtype} {V.shape}")
+        raise ValueError(
+            f"values/flows must be float64 of shape (N + 1, B + 1) = "
+            f"{(dag.tree.num_nodes + 1, dag.num_beliefs + 1)} (TeamDag.new_values()), "
+            f"got {V.dtype} {V.shape}"
+        )
 
 
-def cfr_update(game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray, reg, sigma,
-               last, pos_f: float, neg_f: float, predictive: bool) -> float:
+def cfr_update(
+    game: DagGame,
+    team: int,
+    reach_other: np.ndarray,
+    V: np.ndarray,
+    reg,
+    sigma,
+    last,
+    pos_f: float,
+    neg_f: float,
+    predictive: bool,
+) -> float:
     """One regret update of ``team`` against the other team's terminal reach; returns the
     value of the current strategy (before the update). ``last`` may be empty unless
     ``predictive``."""
@@ -763,11 +1161,34 @@ def cfr_update(game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray,
     util, w = _scratch(dag)
     T = np.ascontiguousarray(reach_other, dtype=np.float64)
     _check_values(dag, V)
-    args = (tree.kind, dag.child_pad, dag.member, dag.table, dag.row0, dag.tab_offsets,
-            dag.tab_start, dag.tab_child_pad, dag.possible, sw.term_index, team, game.C, T,
-            dag.cx_ptr, dag.cx_idx, V, reg, sigma, last if predictive else _EMPTY_F4,
-            float(pos_f), float(neg_f), bool(predictive), util, w, dag.num_beliefs,
-            tree.children)
+    args = (
+        tree.kind,
+        dag.child_pad,
+        dag.member,
+        dag.table,
+        dag.row0,
+        dag.tab_offsets,
+        dag.tab_start,
+        dag.tab_child_pad,
+        dag.possible,
+        sw.term_index,
+        team,
+        game.C,
+        T,
+        dag.cx_ptr,
+        dag.cx_idx,
+        V,
+        reg,
+        sigma,
+        last if predictive else _EMPTY_F4,
+        float(pos_f),
+        float(neg_f),
+        bool(predictive),
+        util,
+        w,
+        dag.num_beliefs,
+        tree.children,
+    )
     if sw.parallel:
         _cfr_par(sw.order, sw.bounds, *args)
     else:
@@ -793,19 +1214,48 @@ _NO_CHOICE = np.zeros((0, 0), np.int32)
 _NO_POSSIBLE = np.zeros((0, 0), np.bool_)
 
 
-def _max_dp(dag: TeamDag, W: np.ndarray, slot: np.ndarray, Va: np.ndarray, Vb: np.ndarray,
-            prune: bool, choice: np.ndarray, parallel: bool) -> None:
+def _max_dp(
+    dag: TeamDag,
+    W: np.ndarray,
+    slot: np.ndarray,
+    Va: np.ndarray,
+    Vb: np.ndarray,
+    prune: bool,
+    choice: np.ndarray,
+    parallel: bool,
+) -> None:
     """Run the max DP kernel against the weights W (Z, X)."""
     tree = dag.tree
     sw = sweep(tree)
     W = np.ascontiguousarray(W, dtype=np.float64)
     if W.shape != (len(tree.terminals), dag.num_deals):
-        raise ValueError(f"W has shape {W.shape}, expected ({len(tree.terminals)}, {dag.num_deals})")
+        raise ValueError(
+            f"W has shape {W.shape}, expected ({len(tree.terminals)}, {dag.num_deals})"
+        )
     kernel = _max_par if parallel else _max_ser
-    kernel(sw.order, sw.bounds, tree.kind, dag.child_pad, dag.member, dag.table, dag.tab_offsets,
-           dag.tab_child_pad, dag.possible if prune else _NO_POSSIBLE, bool(prune),
-           sw.term_index, W, dag.cx_ptr, dag.cx_idx, slot, Va, Vb, choice, _team_index(dag),
-           dag.num_beliefs, tree.children)
+    kernel(
+        sw.order,
+        sw.bounds,
+        tree.kind,
+        dag.child_pad,
+        dag.member,
+        dag.table,
+        dag.tab_offsets,
+        dag.tab_child_pad,
+        dag.possible if prune else _NO_POSSIBLE,
+        bool(prune),
+        sw.term_index,
+        W,
+        dag.cx_ptr,
+        dag.cx_idx,
+        slot,
+        Va,
+        Vb,
+        choice,
+        _team_index(dag),
+        dag.num_beliefs,
+        tree.children,
+    )
 
 
 def best_values(game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray) -> float:
@@ -818,7 +1268,9 @@ def best_values(game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray
     return dag.root_value(V)
 
 
-def max_dp_levels(dag: TeamDag, W: np.ndarray, parallel: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def max_dp_levels(
+    dag: TeamDag, W: np.ndarray, parallel: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """The max DP against the team's weights W (Z, X) keeping only two levels of values:
     ``(root_values (B,), choice)``, ``choice`` (team nodes, B) int32 the maximising table row
     of every (team node, belief) for :func:`extract_pure`. Every belief is valued (no
@@ -827,15 +1279,20 @@ def max_dp_levels(dag: TeamDag, W: np.ndarray, parallel: bool = False) -> tuple[
     Serial by default: one best response is a single short pass, for which threads measured
     no faster on team-leduc (2 CPUs) and loading the threaded kernel costs cold time."""
     sw = sweep(dag.tree)
-    shape = (sw.width + 1, dag.num_beliefs + 1)      # last row and column: zero dummies
+    shape = (sw.width + 1, dag.num_beliefs + 1)  # last row and column: zero dummies
     Va, Vb = np.zeros(shape), np.zeros(shape)
     choice = np.full((len(_team_nodes(dag)), dag.num_beliefs), -1, np.int32)
     _max_dp(dag, W, sw.pos, Va, Vb, False, choice, parallel)
-    return Va[sw.pos[0], :dag.num_beliefs].copy(), choice
+    return Va[sw.pos[0], : dag.num_beliefs].copy(), choice
 
 
-def flows(dag: TeamDag, sigma: np.ndarray, F: np.ndarray, cum: np.ndarray | None = None,
-          weight: float = 0.0) -> np.ndarray:
+def flows(
+    dag: TeamDag,
+    sigma: np.ndarray,
+    F: np.ndarray,
+    cum: np.ndarray | None = None,
+    weight: float = 0.0,
+) -> np.ndarray:
     """Fill ``F`` (N, B) with the flow of the behavioural DAG strategy ``sigma``; with ``cum``
     add ``weight`` x (flow of every row) to it. Returns the terminal reach (Z, X) float64."""
     tree = dag.tree
@@ -848,9 +1305,27 @@ def flows(dag: TeamDag, sigma: np.ndarray, F: np.ndarray, cum: np.ndarray | None
     F[0, dag.roots] = 1.0
     sw = sweep(tree)
     Tout = np.zeros((len(tree.terminals), dag.num_deals))
-    args = (tree.kind, dag.child_pad, dag.member, dag.table, dag.row0, dag.tab_offsets,
-            dag.tab_start, dag.tab_child_pad, sw.term_index, dag.cx_ptr, dag.cx_idx, sigma, F,
-            Tout, cum if acc else _EMPTY_F4, float(weight), acc, dag.num_beliefs, tree.children)
+    args = (
+        tree.kind,
+        dag.child_pad,
+        dag.member,
+        dag.table,
+        dag.row0,
+        dag.tab_offsets,
+        dag.tab_start,
+        dag.tab_child_pad,
+        sw.term_index,
+        dag.cx_ptr,
+        dag.cx_idx,
+        sigma,
+        F,
+        Tout,
+        cum if acc else _EMPTY_F4,
+        float(weight),
+        acc,
+        dag.num_beliefs,
+        tree.children,
+    )
     if sw.parallel:
         _flows_par(sw.order, sw.bounds, *args)
     else:
@@ -892,8 +1367,12 @@ class PureTeamStrategy:
 _EMPTY_F8 = np.zeros(0)
 
 
-def extract_pure(dag: TeamDag, V: np.ndarray | None = None, score: np.ndarray | None = None,
-                 choice: np.ndarray | None = None) -> PureTeamStrategy:
+def extract_pure(
+    dag: TeamDag,
+    V: np.ndarray | None = None,
+    score: np.ndarray | None = None,
+    choice: np.ndarray | None = None,
+) -> PureTeamStrategy:
     """The pure team strategy picking, at every DAG node it reaches, the row with the best
     continuation value in ``V`` (as filled by :func:`best_values`), the largest ``score``, or
     the row recorded in ``choice`` (from :func:`max_dp_levels`)."""
@@ -901,8 +1380,10 @@ def extract_pure(dag: TeamDag, V: np.ndarray | None = None, score: np.ndarray | 
     if choice is not None:
         mode = _BY_CHOICE
         if choice.dtype != np.int32 or choice.shape != (len(_team_nodes(dag)), dag.num_beliefs):
-            raise ValueError(f"choice must be int32 of shape (team nodes, B) = "
-                             f"{(len(_team_nodes(dag)), dag.num_beliefs)}, got {choice.dtype} {choice.shape}")
+            raise ValueError(
+                f"choice must be int32 of shape (team nodes, B) = "
+                f"{(len(_team_nodes(dag)), dag.num_beliefs)}, got {choice.dtype} {choice.shape}"
+            )
     elif score is not None:
         mode = _BY_SCORE
     elif V is not None:
@@ -914,19 +1395,36 @@ def extract_pure(dag: TeamDag, V: np.ndarray | None = None, score: np.ndarray | 
     acts = [np.full(tabs[s].size, -1, np.int8) for s in dag.seats]
     a1 = acts[1] if len(acts) > 1 else np.zeros(0, np.int8)
     chosen = np.empty(tree.num_nodes * len(dag.roots), np.int64)
-    n = _extract(tree.kind, tree.children, dag.member, dag.table, dag.row0, dag.tab_offsets,
-                 dag.tab_start, dag.tab_child, dag.tab_assign, dag.id_of, dag.roots, Vw,
-                 _EMPTY_F8 if mode != _BY_SCORE else np.asarray(score),
-                 _NO_CHOICE if mode != _BY_CHOICE else choice, _team_index(dag), mode,
-                 acts[0], a1, chosen)
+    n = _extract(
+        tree.kind,
+        tree.children,
+        dag.member,
+        dag.table,
+        dag.row0,
+        dag.tab_offsets,
+        dag.tab_start,
+        dag.tab_child,
+        dag.tab_assign,
+        dag.id_of,
+        dag.roots,
+        Vw,
+        _EMPTY_F8 if mode != _BY_SCORE else np.asarray(score),
+        _NO_CHOICE if mode != _BY_CHOICE else choice,
+        _team_index(dag),
+        mode,
+        acts[0],
+        a1,
+        chosen,
+    )
     for k, a in enumerate(acts):
         unset = a < 0
         a[unset] = dag.legal_first[k][unset]
     return PureTeamStrategy(dag.seats, tuple(acts), chosen[:n].copy())
 
 
-def best_response_pure(game: DagGame, team: int, reach_other: np.ndarray,
-                       V: np.ndarray) -> tuple[float, PureTeamStrategy]:
+def best_response_pure(
+    game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray
+) -> tuple[float, PureTeamStrategy]:
     """Exact team best response to the other team's reach: its value and a pure joint
     strategy (``V`` is scratch of shape (N, B))."""
     value = best_values(game, team, reach_other, V)
@@ -951,6 +1449,7 @@ def pure_reach(dag: TeamDag, pure: PureTeamStrategy) -> np.ndarray:
 def product_reach(dag: TeamDag, strategies: dict) -> np.ndarray:
     """(Z, X) float64 terminal reach of a product of the members' behavioural strategies."""
     from ..reach import seat_reach
+
     tree = dag.tree
     tabs = infoset_tables(tree)
     Z = len(tree.terminals)
@@ -966,6 +1465,7 @@ def product_reach(dag: TeamDag, strategies: dict) -> np.ndarray:
 def _warmup() -> None:
     """Compile the kernels (serial and parallel) on a tiny game."""
     from ..config import get_config
+
     game = dag_game(get_config("tiny-team"))
     for parallel in (False, True):
         object.__setattr__(sweep(game.tree), "parallel", parallel)
@@ -982,15 +1482,18 @@ def _warmup() -> None:
                 best_response_pure(game, k, T, V)
                 normalize(d, sigma)
         finally:
-            object.__setattr__(sweep(game.tree), "parallel", game.tree.num_nodes >= PARALLEL_MIN_NODES)
+            object.__setattr__(
+                sweep(game.tree), "parallel", game.tree.num_nodes >= PARALLEL_MIN_NODES
+            )
 
 
 @njit(cache=True, parallel=True)
-def _marginals(kind, member, table, row0, tab_offsets, tab_start, tab_assign, id_of, sigma, F,
-               num0, num1):
+def _marginals(
+    kind, member, table, row0, tab_offsets, tab_start, tab_assign, id_of, sigma, F, num0, num1
+):
     N, B = kind.shape[0], tab_offsets.shape[1] - 1
     R = tab_assign.shape[1]
-    for h in prange(N):                # a node writes only its own information sets
+    for h in prange(N):  # a node writes only its own information sets
         m = member[h]
         if m < 0:
             continue
@@ -1022,8 +1525,20 @@ def marginals(dag: TeamDag, sigma: np.ndarray, F: np.ndarray) -> dict[int, np.nd
     tabs = infoset_tables(dag.tree)
     nums = [np.zeros((tabs[s].size, 3)) for s in dag.seats]
     n1 = nums[1] if len(nums) > 1 else np.zeros((0, 3))
-    _marginals(dag.tree.kind, dag.member, dag.table, dag.row0, dag.tab_offsets, dag.tab_start,
-               dag.tab_assign, dag.id_of, sigma, F, nums[0], n1)
+    _marginals(
+        dag.tree.kind,
+        dag.member,
+        dag.table,
+        dag.row0,
+        dag.tab_offsets,
+        dag.tab_start,
+        dag.tab_assign,
+        dag.id_of,
+        sigma,
+        F,
+        nums[0],
+        n1,
+    )
     out = {}
     for s, num in zip(dag.seats, nums):
         den = num.sum(axis=1, keepdims=True)

@@ -38,8 +38,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from .common import Candidates, Measurement, ProductStrategy
-from .dag import (ROW_DTYPE, DagGame, best_values, cfr_update, dag_game, extract_pure, flows,
-                  marginals, normalize)
+from .dag import (
+    ROW_DTYPE,
+    DagGame,
+    best_values,
+    cfr_update,
+    dag_game,
+    extract_pure,
+    flows,
+    marginals,
+    normalize,
+)
 
 
 @dataclass(frozen=True)
@@ -64,8 +73,12 @@ class Discounting:
         return float(t) ** self.gamma
 
     def to_dict(self) -> dict:
-        return {"alpha": self.alpha, "beta": self.beta, "gamma": self.gamma,
-                "predictive": self.predictive}
+        return {
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "gamma": self.gamma,
+            "predictive": self.predictive,
+        }
 
 
 def _factor(e: float, t: int) -> float:
@@ -109,7 +122,6 @@ class RegretMinimizer:
         self.discounting = discounting
         self.name = name
         g = self.game
-        N = g.tree.num_nodes
         self.t = 0
         self.reg, self.cum, self.sigma, self.last = [], [], [], []
         self.V, self.F, self.reach = [], [], []
@@ -135,8 +147,18 @@ class RegretMinimizer:
             pos_f, neg_f = disc.factors(self.t)
             w = disc.weight(self.t)
             for k, d in enumerate(g.dags):
-                cfr_update(g, k, self.reach[1 - k], self.V[k], self.reg[k], self.sigma[k],
-                           self.last[k], pos_f, neg_f, disc.predictive)
+                cfr_update(
+                    g,
+                    k,
+                    self.reach[1 - k],
+                    self.V[k],
+                    self.reg[k],
+                    self.sigma[k],
+                    self.last[k],
+                    pos_f,
+                    neg_f,
+                    disc.predictive,
+                )
                 self.reach[k] = flows(d, self.sigma[k], self.F[k], self.cum[k], w)
 
     def average_sigma(self, team: int) -> np.ndarray:
@@ -162,13 +184,15 @@ class RegretMinimizer:
             candidates.add(1, extract_pure(g.dags[1], V=self.V[1]))
         return Measurement(self.t, elapsed, -vb, up, "average")
 
-    def add_export_candidates(self, candidates: Candidates, peel_count: int = 400,
-                              time_limit: float = float("inf")) -> None:
+    def add_export_candidates(
+        self, candidates: Candidates, peel_count: int = 400, time_limit: float = float("inf")
+    ) -> None:
         """Add export candidates drawn from the average strategies: pure strategies peeled
         from the average flow (at most ``peel_count`` per team, within ``time_limit`` seconds
         for both teams), and the product of the members' average marginals, as a new batch
         (the export reads the newest batch: :meth:`.common.Candidates.newest`)."""
         from .export import peel
+
         candidates.new_batch()
         for k, d in enumerate(self.game.dags):
             if self.t == 0:
@@ -192,13 +216,19 @@ class RegretMinimizer:
 
     def load_state(self, state) -> None:
         g = self.game
-        for k, d in enumerate(g.dags):
-            for name, arr in (("reg", self.reg), ("cum", self.cum), ("sigma", self.sigma),
-                              ("last", self.last)):
+        for k, _d in enumerate(g.dags):
+            for name, arr in (
+                ("reg", self.reg),
+                ("cum", self.cum),
+                ("sigma", self.sigma),
+                ("last", self.last),
+            ):
                 a = np.asarray(state[f"{name}{k}"], dtype=ROW_DTYPE)
                 if a.shape != arr[k].shape:
-                    raise ValueError(f"checkpoint array {name}{k} has shape {a.shape}, "
-                                     f"expected {arr[k].shape} (another game or method?)")
+                    raise ValueError(
+                        f"checkpoint array {name}{k} has shape {a.shape}, "
+                        f"expected {arr[k].shape} (another game or method?)"
+                    )
                 arr[k][...] = a
         self.t = int(state["t"])
         for k, d in enumerate(g.dags):

@@ -76,14 +76,15 @@ class ExportResult:
         return self.submission.num_signals
 
 
-def peel(dag, cum: np.ndarray, count: int, min_share: float = 1e-4,
-         time_limit: float = float("inf")) -> list:
+def peel(
+    dag, cum: np.ndarray, count: int, min_share: float = 1e-4, time_limit: float = float("inf")
+) -> list:
     """Up to ``count`` pure team strategies peeled greedily from the cumulative flow ``cum``
     (row array of the average strategy's edge flows, any positive scale). Stops when the
     bottleneck falls below ``min_share`` of the total flow, or after ``time_limit`` seconds."""
     deadline = time.perf_counter() + time_limit
     residual = np.asarray(cum, dtype=np.float64).copy()
-    total = None                 # the flow out of the first DAG decision node = all the flow
+    total = None  # the flow out of the first DAG decision node = all the flow
     out = []
     for _ in range(count):
         pure = extract_pure(dag, score=residual)
@@ -108,8 +109,17 @@ class TeamExport:
     its guaranteed value (team-A chips: a lower bound on v* for team A, an upper bound for
     team B); the best measured mixture is kept in ``best``."""
 
-    def __init__(self, game: DagGame, team: int, candidates, cuts, V, generate: bool = True,
-                 safe=None, deadline: float = float("inf")):
+    def __init__(
+        self,
+        game: DagGame,
+        team: int,
+        candidates,
+        cuts,
+        V,
+        generate: bool = True,
+        safe=None,
+        deadline: float = float("inf"),
+    ):
         self.game = game
         self.team = team
         self.rg = RestrictedGame(game)
@@ -127,7 +137,7 @@ class TeamExport:
             self.rg.add(1 - team, s)
             if time.perf_counter() > deadline:
                 break
-        for s in candidates[1:]:              # in order of preference, as time allows
+        for s in candidates[1:]:  # in order of preference, as time allows
             if time.perf_counter() > deadline:
                 break
             self.rg.add(team, s)
@@ -196,9 +206,18 @@ class TeamExport:
         return self.rg.sets[self.team].mixture(self.best[1])
 
 
-def export(game: DagGame, candidates: Candidates, *, max_signals: int = MAX_SIGNALS,
-           time_limit: float = 60.0, target_gap: float = 0.0, max_rounds: int = 1000,
-           generate: bool = True, max_cuts: int = 50, progress=None) -> ExportResult:
+def export(
+    game: DagGame,
+    candidates: Candidates,
+    *,
+    max_signals: int = MAX_SIGNALS,
+    time_limit: float = 60.0,
+    target_gap: float = 0.0,
+    max_rounds: int = 1000,
+    generate: bool = True,
+    max_cuts: int = 50,
+    progress=None,
+) -> ExportResult:
     """Export both teams from ``candidates`` (see the module docstring).
 
     Parameters
@@ -232,13 +251,25 @@ def export(game: DagGame, candidates: Candidates, *, max_signals: int = MAX_SIGN
         cuts += [s for s, k in other if k == "peel"][:max_cuts]
         mine = candidates.newest(team)
         # newest best responses first (they answer the latest averages), then peels in order
-        ranked = sorted(range(len(mine)), key=lambda i: (order.get(mine[i][1], 4),
-                                                         -i if mine[i][1] == "br" else i))
+        ranked = sorted(
+            range(len(mine)),
+            key=lambda i: (order.get(mine[i][1], 4), -i if mine[i][1] == "br" else i),
+        )
         items = [mine[i][0] for i in ranked]
         safe = items[0] if mine[ranked[0]][1] == "product" else None
         build_deadline = t0 + 0.4 * time_limit * (team + 1) / 2
-        exports.append(TeamExport(game, team, items[1:] if safe is not None else items, cuts, V,
-                                  generate, safe, deadline=build_deadline))
+        exports.append(
+            TeamExport(
+                game,
+                team,
+                items[1:] if safe is not None else items,
+                cuts,
+                V,
+                generate,
+                safe,
+                deadline=build_deadline,
+            )
+        )
     rounds = 0
     while rounds < max_rounds:
         for e in exports:
@@ -248,8 +279,11 @@ def export(game: DagGame, candidates: Candidates, *, max_signals: int = MAX_SIGN
         lower, upper = exports[0].best[0], exports[1].best[0]
         if progress is not None:
             progress(Measurement(rounds, time.perf_counter() - t0, lower, upper, "export"))
-        if upper - lower <= max(target_gap, 1e-12) or all(e.done for e in exports) \
-                or time.perf_counter() > deadline:
+        if (
+            upper - lower <= max(target_gap, 1e-12)
+            or all(e.done for e in exports)
+            or time.perf_counter() > deadline
+        ):
             break
 
     # at most max_signals merged signals: K_A + K_B - 1 <= max_signals
@@ -266,10 +300,15 @@ def export(game: DagGame, candidates: Candidates, *, max_signals: int = MAX_SIGN
 
     mixtures = (exports[0].mixture(), exports[1].mixture())
     sub = merge_submission(game, mixtures)
-    return ExportResult(mixtures=mixtures, lower=float(exports[0].best[0]),
-                        upper=float(exports[1].best[0]), rounds=rounds,
-                        columns=(len(exports[0].rg.sets[0]), len(exports[1].rg.sets[1])),
-                        seconds=time.perf_counter() - t0, submission=sub)
+    return ExportResult(
+        mixtures=mixtures,
+        lower=float(exports[0].best[0]),
+        upper=float(exports[1].best[0]),
+        rounds=rounds,
+        columns=(len(exports[0].rg.sets[0]), len(exports[1].rg.sets[1])),
+        seconds=time.perf_counter() - t0,
+        submission=sub,
+    )
 
 
 def guaranteed_value(game: DagGame, mixture: TeamMixture) -> float:
@@ -279,11 +318,13 @@ def guaranteed_value(game: DagGame, mixture: TeamMixture) -> float:
 
     from ..reach import team_reach
     from .dag import best_values
+
     team = mixture.team
     dag = game.dags[team]
     per_item = [item.strategies() for item in mixture.items]
-    played = SimpleNamespace(probs=mixture.weights,
-                             strategies={s: [st[s] for st in per_item] for s in dag.seats})
+    played = SimpleNamespace(
+        probs=mixture.weights, strategies={s: [st[s] for st in per_item] for s in dag.seats}
+    )
     T = team_reach(game.tree, played, dag.seats)
     v = best_values(game, 1 - team, T, game.dags[1 - team].new_values())
     return -v if team == 0 else v
@@ -294,8 +335,9 @@ def measured(game: DagGame, mixtures) -> tuple:
     return tuple(None if m is None else (m, guaranteed_value(game, m)) for m in mixtures)
 
 
-def with_alternatives(game: DagGame, ex: ExportResult, alternatives, *,
-                      max_signals: int = MAX_SIGNALS) -> ExportResult:
+def with_alternatives(
+    game: DagGame, ex: ExportResult, alternatives, *, max_signals: int = MAX_SIGNALS
+) -> ExportResult:
     """``ex`` with either team's mixture replaced by its alternative (e.g. stratified signals,
     :mod:`.stratify`) where that gives the smallest exact gap within ``max_signals`` merged
     signals. ``alternatives`` is a pair of ``(TeamMixture, exact bound)`` (see
@@ -317,13 +359,20 @@ def with_alternatives(game: DagGame, ex: ExportResult, alternatives, *,
     a, b, la, ub = best
     if a is ex.mixtures[0] and b is ex.mixtures[1]:
         return ex
-    return ExportResult(mixtures=(a, b), lower=float(la), upper=float(ub), rounds=ex.rounds,
-                        columns=ex.columns, seconds=ex.seconds + time.perf_counter() - t0,
-                        submission=merge_submission(game, (a, b)))
+    return ExportResult(
+        mixtures=(a, b),
+        lower=float(la),
+        upper=float(ub),
+        rounds=ex.rounds,
+        columns=ex.columns,
+        seconds=ex.seconds + time.perf_counter() - t0,
+        submission=merge_submission(game, (a, b)),
+    )
 
 
-def from_alternatives(game: DagGame, alternatives, *,
-                      max_signals: int = MAX_SIGNALS) -> ExportResult | None:
+def from_alternatives(
+    game: DagGame, alternatives, *, max_signals: int = MAX_SIGNALS
+) -> ExportResult | None:
     """The export made of both teams' alternatives alone (pairs ``(TeamMixture, exact
     bound)``, see :func:`measured`); None if one is missing or they merge into more than
     ``max_signals`` signals."""
@@ -334,8 +383,15 @@ def from_alternatives(game: DagGame, alternatives, *,
         return None
     t0 = time.perf_counter()
     sub = merge_submission(game, (a, b))
-    return ExportResult(mixtures=(a, b), lower=float(la), upper=float(ub), rounds=0,
-                        columns=(0, 0), seconds=time.perf_counter() - t0, submission=sub)
+    return ExportResult(
+        mixtures=(a, b),
+        lower=float(la),
+        upper=float(ub),
+        rounds=0,
+        columns=(0, 0),
+        seconds=time.perf_counter() - t0,
+        submission=sub,
+    )
 
 
 def merge_submission(game: DagGame, mixtures) -> Submission:
@@ -352,8 +408,9 @@ def merge_submission(game: DagGame, mixtures) -> Submission:
     for s in b.seats:
         strategies[s] = sb[s][merged.index_b]
     probs = merged.probs / merged.probs.sum()
-    return Submission(np.arange(len(probs), dtype=np.int64), probs,
-                      tuple(sorted(strategies)), strategies)
+    return Submission(
+        np.arange(len(probs), dtype=np.int64), probs, tuple(sorted(strategies)), strategies
+    )
 
 
 def submission_gap(config, submission: Submission) -> tuple[float, float, str]:
@@ -371,9 +428,10 @@ def submission_gap(config, submission: Submission) -> tuple[float, float, str]:
         r = best_response.exploitability(config, submission)
         return (*_bounds_from(r), "teamleduc.best_response.exploitability")
     from .dag import dag_game, product_reach
+
     game = dag_game(config)
     reach = []
-    for team, dag in enumerate(game.dags):
+    for _team, dag in enumerate(game.dags):
         T = 0.0
         for k, p in enumerate(submission.probs):
             if p > 0:
@@ -381,6 +439,7 @@ def submission_gap(config, submission: Submission) -> tuple[float, float, str]:
         reach.append(T)
     V = [d.new_values() for d in game.dags]
     from .dag import best_values
+
     up = best_values(game, 0, reach[1], V[0])
     vb = best_values(game, 1, reach[0], V[1])
     return -vb, up, "teamleduc.solver.dag.best_values"

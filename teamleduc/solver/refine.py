@@ -49,7 +49,7 @@ from numba import njit, prange
 
 from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
-from .dag import DagGame, ROW_DTYPE, best_values, cfr_update, flows, sweep
+from .dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
 from .dag_cfr import dcfr
 from .export import guaranteed_value
 
@@ -92,8 +92,9 @@ WARM_WEIGHTS = True
 
 
 @njit(cache=True, parallel=True)
-def _member_pass(kind, children, actor, seat, id_of, term_index, cv, sigma, reg, V, pos_f, neg_f,
-                 live):
+def _member_pass(
+    kind, children, actor, seat, id_of, term_index, cv, sigma, reg, V, pos_f, neg_f, live
+):
     """Per-signal CFR update of one member (``sigma``/``reg`` (K, n, 3)) against counterfactual
     terminal values ``cv`` (K, Z, R); fills ``V`` (K, N, R). Signals in parallel: each writes
     only its own slice of ``sigma``, ``reg`` and ``V``. Nodes where ``live[j, h]`` is false
@@ -235,8 +236,9 @@ def _better(team: int):
 
 
 class _TeamRefiner:
-    def __init__(self, game: DagGame, team: int, sig: dict, weights: np.ndarray,
-                 fixed_weights: bool = False):
+    def __init__(
+        self, game: DagGame, team: int, sig: dict, weights: np.ndarray, fixed_weights: bool = False
+    ):
         self.game, self.team = game, team
         self.fixed_weights = fixed_weights
         #: the other team's (regrets, strategy), owned: each block takes them over and
@@ -256,8 +258,18 @@ class _TeamRefiner:
         t = self.tree
         if out is None:
             out = np.empty((self.K, t.num_nodes, self.R))
-        _member_reach(t.parent, t.action, t.kind, t.actor, s, self.tabs[s].id_of, sg, out,
-                      cum if cum.size else sg, wj)
+        _member_reach(
+            t.parent,
+            t.action,
+            t.kind,
+            t.actor,
+            s,
+            self.tabs[s].id_of,
+            sg,
+            out,
+            cum if cum.size else sg,
+            wj,
+        )
         return out
 
     def _team_reach(self, p, rfix, rfree, free_second):
@@ -266,8 +278,14 @@ class _TeamRefiner:
         _pair_reach(p, rfix, rfree, self.tree.terminals, free_second, out)
         return out
 
-    def block(self, free_k: int, deadline: float, max_iters: int = 10 ** 9,
-              iters: int | None = None, warm: float = WARM_ITERS) -> float:
+    def block(
+        self,
+        free_k: int,
+        deadline: float,
+        max_iters: int = 10**9,
+        iters: int | None = None,
+        warm: float = WARM_ITERS,
+    ) -> float:
         """Optimise member ``free_k``'s strategies (and the weights unless fixed) until
         ``deadline`` or ``max_iters`` iterations. With ``iters``, stop after that many unless
         the time left would not hold 60 % of another such block (then go on to the deadline).
@@ -291,7 +309,7 @@ class _TeamRefiner:
         # iterates and the counterfactual values are float32 (half the memory on team-leduc)
         V = np.empty((self.K, t.num_nodes, self.R))
         rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed], V)[:, term])
-        live = V[:, :, 0] > 0                # (K, N): nodes the fixed member reaches
+        live = V[:, :, 0] > 0  # (K, N): nodes the fixed member reaches
         for x in range(1, self.R):
             live |= V[:, :, x] > 0
         r = np.empty((self.K, t.num_nodes, self.R), np.float32)
@@ -310,6 +328,7 @@ class _TeamRefiner:
             return self._team_reach(q, rf, rfree, free_k == 1)
 
         TA = team_reach(self._reach(free, sg, r))
+
         def member_values():
             """``cv``: the free member's terminal values against the other team's current
             strategy (its flow) and the fixed member."""
@@ -322,8 +341,21 @@ class _TeamRefiner:
             # moves. ``cum`` (zero until the first iteration) is the scratch: no extra arrays
             member_values()
             cum[:] = sg
-            _member_pass(t.kind, t.children, t.actor, free, id_of, sw.term_index,
-                         cv, cum, reg, V, 1.0, 1.0, live)
+            _member_pass(
+                t.kind,
+                t.children,
+                t.actor,
+                free,
+                id_of,
+                sw.term_index,
+                cv,
+                cum,
+                reg,
+                V,
+                1.0,
+                1.0,
+                live,
+            )
             np.abs(reg, out=cum)
             scale = cum.max(axis=2, keepdims=True)
             np.multiply(sg, np.where(scale > 0, warm * scale, 1e-300), out=reg)
@@ -341,7 +373,7 @@ class _TeamRefiner:
             """Measure the block's average so far exactly; keep it if it is the best."""
             nonlocal best_val, best
             tot = cum.sum(axis=2, keepdims=True)
-            avg = self.sig[free].copy()              # where the block never reached: as before
+            avg = self.sig[free].copy()  # where the block never reached: as before
             np.divide(cum, tot, out=avg, where=tot > 0)
             pa = pp if self.fixed_weights else cump / cump.sum()
             # V is scratch here (the next member pass overwrites all of it)
@@ -361,9 +393,22 @@ class _TeamRefiner:
             pos_f, neg_f = disc.factors(it)
             w = float(it) ** 2
             cfr_update(g, 1 - team, TA, oV, oreg, osig, olast, pos_f, neg_f, False)
-            member_values()                   # the other team's average is not needed
-            _member_pass(t.kind, t.children, t.actor, free, id_of, sw.term_index,
-                         cv, sg, reg, V, pos_f, neg_f, live)
+            member_values()  # the other team's average is not needed
+            _member_pass(
+                t.kind,
+                t.children,
+                t.actor,
+                free,
+                id_of,
+                sw.term_index,
+                cv,
+                sg,
+                reg,
+                V,
+                pos_f,
+                neg_f,
+                live,
+            )
             vals = V[:, 0].sum(axis=1)
             regp = regp + vals - pp @ vals
             regp *= np.where(regp > 0, pos_f, neg_f)
@@ -377,7 +422,7 @@ class _TeamRefiner:
                 check()
         check()
         self.sig[free], self.p = best[0], best[1] / best[1].sum()
-        self.opponent = (oreg, osig)         # the next block's opponent starts from here
+        self.opponent = (oreg, osig)  # the next block's opponent starts from here
         return best_val
 
     def mixture(self, p, sig) -> TeamMixture:
@@ -385,8 +430,7 @@ class _TeamRefiner:
         bit for bit as given, so that both teams' equal weights still merge into K signals."""
         keep = np.flatnonzero(p > 0)
         # views: the refiner replaces its arrays and never writes into them
-        items = tuple(ProductStrategy(self.seats, {s: sig[s][j] for s in self.seats})
-                      for j in keep)
+        items = tuple(ProductStrategy(self.seats, {s: sig[s][j] for s in self.seats}) for j in keep)
         w = self.given[keep] if self.fixed_weights else p[keep] / p[keep].sum()
         return TeamMixture(self.team, self.seats, w, items)
 
@@ -398,8 +442,7 @@ def iteration_seconds(game: DagGame, signals: int) -> float:
     return _SECONDS_PER_SIGNAL_NODE * signals * game.tree.num_nodes + _SECONDS_PER_ROW * rows
 
 
-def auto_seconds(game: DagGame, time_limit: float, signals: int,
-                 startup: float = 0.0) -> float:
+def auto_seconds(game: DagGame, time_limit: float, signals: int, startup: float = 0.0) -> float:
     """Default refinement seconds of a run of ``time_limit`` seconds that spent ``startup``
     seconds before solving (building the DAGs): :data:`AUTO_SHARE` of the rest when both
     teams have two members, a DAG has at least :data:`AUTO_MIN_ROWS` rows (smaller games are
@@ -407,18 +450,30 @@ def auto_seconds(game: DagGame, time_limit: float, signals: int,
     :data:`AUTO_MIN_ITERS` iterations and is at least :data:`AUTO_MIN_SECONDS`, else 0. On
     2 cores: small-team-leduc from a 2.5 s limit, team-leduc-2025 from 20 s, team-leduc from
     about 4 minutes."""
-    if (max(d.num_rows for d in game.dags) < AUTO_MIN_ROWS
-            or any(d.num_members != 2 for d in game.dags)):
+    if max(d.num_rows for d in game.dags) < AUTO_MIN_ROWS or any(
+        d.num_members != 2 for d in game.dags
+    ):
         return 0.0
     share = AUTO_SHARE * max(time_limit - startup, 0.0)
     enough = share / 2 >= AUTO_MIN_ITERS * iteration_seconds(game, signals)
     return share if enough and share >= AUTO_MIN_SECONDS else 0.0
 
 
-def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: int,
-                time_limit: float, extra=(), blocks: int | None = None,
-                block_iters: int = BLOCK_ITERS, progress=None, max_iters: int = 10 ** 9,
-                fixed_weights: bool = False, opponent=None):
+def refine_team(
+    game: DagGame,
+    mixture: TeamMixture,
+    bound: float,
+    *,
+    signals: int,
+    time_limit: float,
+    extra=(),
+    blocks: int | None = None,
+    block_iters: int = BLOCK_ITERS,
+    progress=None,
+    max_iters: int = 10**9,
+    fixed_weights: bool = False,
+    opponent=None,
+):
     """Refine one team's mixture for ``time_limit`` seconds with at most ``signals`` signals.
 
     ``bound`` is the exact guaranteed value of ``mixture``; ``extra`` are further team
@@ -467,7 +522,7 @@ def refine_team(game: DagGame, mixture: TeamMixture, bound: float, *, signals: i
         before = (tr.p, tr.sig[tr.seats[free_k]])
         tr.block(free_k, end, max_iters, iters=length[free_k])
         mix = tr.mixture(tr.p, tr.sig)
-        val = guaranteed_value(game, mix)    # of the mixture as written (zero weights dropped)
+        val = guaranteed_value(game, mix)  # of the mixture as written (zero weights dropped)
         if better(val, best[0]):
             best = (val, mix)
             length = [block_iters, block_iters]
@@ -495,20 +550,34 @@ def halves_export(game: DagGame, restart, max_signals: int):
     instead of ``max_signals`` equal-weight signals, from which the refinement would only
     restart here (that export took about 25 s of a 5-minute team-leduc run)."""
     from .export import from_alternatives
-    return from_alternatives(game, _measured_halves(game, restart, max_signals),
-                             max_signals=max_signals)
+
+    return from_alternatives(
+        game, _measured_halves(game, restart, max_signals), max_signals=max_signals
+    )
 
 
 def _measured_halves(game: DagGame, restart, max_signals: int) -> tuple:
     """Each team's ``restart(team, K)`` for K in :func:`halves`, with its exact bound."""
     from .export import measured
+
     return measured(game, [restart(team, k) for team, k in enumerate(halves(max_signals))])
 
 
-def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, candidates=None,
-                  signals: int = DEFAULT_SIGNALS, progress=None, max_iters: int = 10 ** 9,
-                  blocks: int | None = None, opponents=(None, None), restart=None,
-                  keep_sizes: bool = False):
+def refine_export(
+    game: DagGame,
+    ex,
+    *,
+    max_signals: int,
+    time_limit: float,
+    candidates=None,
+    signals: int = DEFAULT_SIGNALS,
+    progress=None,
+    max_iters: int = 10**9,
+    blocks: int | None = None,
+    opponents=(None, None),
+    restart=None,
+    keep_sizes: bool = False,
+):
     """The export ``ex`` (:class:`.export.ExportResult`) refined for ``time_limit`` seconds
     (half per team); returned only if its exact gap is smaller, else ``ex`` itself.
     ``opponents[k]`` = (regrets, strategy) to start team k's opponent from (or None).
@@ -524,13 +593,18 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
     after each block with the exact bounds of the pair being refined (its best mixtures so
     far)."""
     from .export import ExportResult, merge_submission
+
     t0 = time.perf_counter()
     mix = list(ex.mixtures)
     bounds = [ex.lower, ex.upper]
     # equal weights on both sides (stratified signals) merge into K signals
-    aligned = (mix[0].size == mix[1].size and np.array_equal(mix[0].weights, mix[1].weights))
-    restarted = (not keep_sizes and aligned and restart is not None
-                 and all(len(d.seats) == 2 for d in game.dags))
+    aligned = mix[0].size == mix[1].size and np.array_equal(mix[0].weights, mix[1].weights)
+    restarted = (
+        not keep_sizes
+        and aligned
+        and restart is not None
+        and all(len(d.seats) == 2 for d in game.dags)
+    )
     if restarted:
         (ma, la), (mb, ub) = _measured_halves(game, restart, max_signals)
         mix, bounds = [ma, mb], [la, ub]
@@ -553,18 +627,32 @@ def refine_export(game: DagGame, ex, *, max_signals: int, time_limit: float, can
             have = {it.key() for it in mix[team].items}
             extra = [s for s in candidates.of_kind(team, "peel") if s.key() not in have]
         budget = (time_limit - (time.perf_counter() - t0)) / (2 - team)
-        bounds[team], mix[team] = refine_team(game, mix[team], bounds[team], signals=cap,
-                                              time_limit=max(budget, 0.0), extra=extra,
-                                              progress=report, max_iters=max_iters,
-                                              blocks=blocks, fixed_weights=fixed,
-                                              opponent=opponents[team])
+        bounds[team], mix[team] = refine_team(
+            game,
+            mix[team],
+            bounds[team],
+            signals=cap,
+            time_limit=max(budget, 0.0),
+            extra=extra,
+            progress=report,
+            max_iters=max_iters,
+            blocks=blocks,
+            fixed_weights=fixed,
+            opponent=opponents[team],
+        )
     if bounds[1] - bounds[0] >= ex.gap:
         return ex
     sub = merge_submission(game, tuple(mix))
     assert sub.num_signals <= max_signals
-    return ExportResult(mixtures=tuple(mix), lower=float(bounds[0]), upper=float(bounds[1]),
-                        rounds=ex.rounds, columns=ex.columns,
-                        seconds=ex.seconds + time.perf_counter() - t0, submission=sub)
+    return ExportResult(
+        mixtures=tuple(mix),
+        lower=float(bounds[0]),
+        upper=float(bounds[1]),
+        rounds=ex.rounds,
+        columns=ex.columns,
+        seconds=ex.seconds + time.perf_counter() - t0,
+        submission=sub,
+    )
 
 
 def _warmup() -> None:
@@ -573,9 +661,18 @@ def _warmup() -> None:
     from ..config import get_config
     from .dag_cfr import RegretMinimizer
     from .stratify import stratified_mixture
+
     rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
     rm.iterate(5)
     for team in (0, 1):
         mix = stratified_mixture(rm.game, team, rm.average_sigma(team), 3)
-        refine_team(rm.game, mix, guaranteed_value(rm.game, mix), signals=3, time_limit=60.0,
-                    blocks=2, max_iters=CHECK_EVERY, fixed_weights=True)
+        refine_team(
+            rm.game,
+            mix,
+            guaranteed_value(rm.game, mix),
+            signals=3,
+            time_limit=60.0,
+            blocks=2,
+            max_iters=CHECK_EVERY,
+            fixed_weights=True,
+        )

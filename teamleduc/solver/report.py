@@ -30,6 +30,7 @@ def write_report(result, out_dir) -> Path:
 def plot_convergence(history, path, title: str = "") -> Path:
     """Exact saddle-point gap against seconds (log scale) for a list of Measurements."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -38,10 +39,12 @@ def plot_convergence(history, path, title: str = "") -> Path:
     groups: dict[str, list] = {}
     for m in history:
         groups.setdefault(m.what, []).append(m)
-    labels = {"average": "average strategies (exact gap)",
-              "restricted": "restricted-game equilibrium (exact gap)",
-              "export": "exported submission (exact gap)",
-              "refine": "export under refinement (exact gap)"}
+    labels = {
+        "average": "average strategies (exact gap)",
+        "restricted": "restricted-game equilibrium (exact gap)",
+        "export": "exported submission (exact gap)",
+        "refine": "export under refinement (exact gap)",
+    }
     for what, ms in groups.items():
         xs = [max(m.seconds, 1e-3) for m in ms]
         ys = [max(m.gap, 1e-16) for m in ms]

@@ -73,9 +73,31 @@ def _play(h, m, r, k, mass, children, tab_child, tab_assign, id_of, pool, tot, s
 
 
 @njit(cache=True)
-def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_child,
-              tab_assign, id_of, roots, term_index, cx_ptr, cx_idx, sigma, weights, round_share,
-              pool_size, max_rows, private, num0, num1, reach):
+def _stratify(
+    kind,
+    children,
+    member,
+    table,
+    row0,
+    tab_offsets,
+    tab_start,
+    tab_child,
+    tab_assign,
+    id_of,
+    roots,
+    term_index,
+    cx_ptr,
+    cx_idx,
+    sigma,
+    weights,
+    round_share,
+    pool_size,
+    max_rows,
+    private,
+    num0,
+    num1,
+    reach,
+):
     """The pass described in the module docstring. Nodes are in pre-order (children after
     parents), so each node's masses live in a pool slot from its parent's visit to its own.
     Fills the members' action counts ``num0``/``num1`` (K, n, 3) and the signals' DAG terminal
@@ -99,7 +121,7 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
     for h in range(N):
         s = slot[h]
         if s < 0:
-            continue                      # never reached by the team
+            continue  # never reached by the team
         if kind[h] == 2:
             z = term_index[h]
             for b in range(B):
@@ -137,8 +159,8 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
                     ssum = 0.0
                     for j in range(nr):
                         ssum += sigma[base + lo + j]
-                    acc = 0.0                 # each row's share of the mass: its room
-                    for j in range(nr):       # (cumulated, so that the rooms add up to mass)
+                    acc = 0.0  # each row's share of the mass: its room
+                    for j in range(nr):  # (cumulated, so that the rooms add up to mass)
                         p = sigma[base + lo + j] / ssum if ssum > 0.0 else 1.0 / nr
                         nxt = acc + p * mass if j < nr - 1 else mass
                         room[j] = nxt - acc
@@ -165,8 +187,22 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
                             for j in range(nr):
                                 share = room[j] / mass * pool[s, b, k]
                                 if share > 0.0:
-                                    _play(h, m, lo + j, k, share, children, tab_child,
-                                          tab_assign, id_of, pool, tot, slot, num0, num1)
+                                    _play(
+                                        h,
+                                        m,
+                                        lo + j,
+                                        k,
+                                        share,
+                                        children,
+                                        tab_child,
+                                        tab_assign,
+                                        id_of,
+                                        pool,
+                                        tot,
+                                        slot,
+                                        num0,
+                                        num1,
+                                    )
                         continue
                     for i in range(nk):
                         k = order[i]
@@ -178,14 +214,28 @@ def _stratify(kind, children, member, table, row0, tab_offsets, tab_start, tab_c
                                 if room[j] > room[bj]:
                                     bj = j
                             if whole and room[bj] >= round_share * left:
-                                take = left            # all of it (rounding if over the room)
+                                take = left  # all of it (rounding if over the room)
                             elif room[bj] > 0.0:
                                 take = min(left, room[bj])
                             else:
-                                take = left            # float dust beyond the last room
+                                take = left  # float dust beyond the last room
                             whole = False
-                            _play(h, m, lo + bj, k, take, children, tab_child, tab_assign,
-                                  id_of, pool, tot, slot, num0, num1)
+                            _play(
+                                h,
+                                m,
+                                lo + bj,
+                                k,
+                                take,
+                                children,
+                                tab_child,
+                                tab_assign,
+                                id_of,
+                                pool,
+                                tot,
+                                slot,
+                                num0,
+                                num1,
+                            )
                             room[bj] -= take
                             left -= take
         # release the slot, clean for its next node
@@ -204,7 +254,7 @@ def _mate_never_acts(kind, actor, children, member, seats, out):
     """``out[h]``: a member acts at h and the other member has no decision below h."""
     N = kind.shape[0]
     below = np.zeros((N, 2), np.bool_)
-    for h in range(N - 1, -1, -1):          # children have larger ids than their parent
+    for h in range(N - 1, -1, -1):  # children have larger ids than their parent
         for a in range(children.shape[1]):
             c = children[h, a]
             if c >= 0:
@@ -237,8 +287,9 @@ def _normalise(num, uniform):
                 num[k, i, a] = num[k, i, a] / t if t > 0.0 else uniform[i, a]
 
 
-def stratified_counts(game: DagGame, team: int, sigma: np.ndarray, signals: int,
-                      round_share: float = ROUND_SHARE):
+def stratified_counts(
+    game: DagGame, team: int, sigma: np.ndarray, signals: int, round_share: float = ROUND_SHARE
+):
     """Run the pass: ({seat: (K, n, 3) action counts}, (Z, X) DAG terminal reach of the
     signals together)."""
     if signals < 1:
@@ -252,15 +303,37 @@ def stratified_counts(game: DagGame, team: int, sigma: np.ndarray, signals: int,
     reach = np.zeros((len(tree.terminals), d.num_deals))
     pool_size = (int(tree.depth.max()) + 2) * tree.children.shape[1] + 1
     weights = np.full(K, 1.0 / K)
-    _stratify(tree.kind, tree.children, d.member, d.table, d.row0, d.tab_offsets, d.tab_start,
-              d.tab_child, d.tab_assign, d.id_of, d.roots, sweep(tree).term_index, d.cx_ptr,
-              d.cx_idx, np.asarray(sigma), weights, float(round_share), pool_size,
-              d.max_rows, private_nodes(d), nums[0], n1, reach)
+    _stratify(
+        tree.kind,
+        tree.children,
+        d.member,
+        d.table,
+        d.row0,
+        d.tab_offsets,
+        d.tab_start,
+        d.tab_child,
+        d.tab_assign,
+        d.id_of,
+        d.roots,
+        sweep(tree).term_index,
+        d.cx_ptr,
+        d.cx_idx,
+        np.asarray(sigma),
+        weights,
+        float(round_share),
+        pool_size,
+        d.max_rows,
+        private_nodes(d),
+        nums[0],
+        n1,
+        reach,
+    )
     return dict(zip(d.seats, nums)), reach
 
 
-def stratified_mixture(game: DagGame, team: int, sigma: np.ndarray, signals: int,
-                       round_share: float = ROUND_SHARE) -> TeamMixture:
+def stratified_mixture(
+    game: DagGame, team: int, sigma: np.ndarray, signals: int, round_share: float = ROUND_SHARE
+) -> TeamMixture:
     """``team``'s behavioural DAG strategy ``sigma`` as ``signals`` equally likely product
     strategies (see the module docstring)."""
     counts, _ = stratified_counts(game, team, sigma, signals, round_share)
@@ -270,6 +343,7 @@ def stratified_mixture(game: DagGame, team: int, sigma: np.ndarray, signals: int
         _normalise(num, tabs[s].uniform_strategy())
         probs[s] = num
     d = game.dags[team]
-    items = tuple(ProductStrategy(d.seats, {s: probs[s][k] for s in d.seats})
-                  for k in range(signals))
+    items = tuple(
+        ProductStrategy(d.seats, {s: probs[s][k] for s in d.seats}) for k in range(signals)
+    )
     return TeamMixture(team, d.seats, np.full(signals, 1.0 / signals), items)
