@@ -762,9 +762,8 @@ def write_outputs(result: SolveResult, out: Path, config) -> None:
 
 def _warmup() -> None:
     """Compile the solver's kernels on tiny games (``python -m teamleduc.warmup``)."""
-    from . import dag, refine
+    from . import refine
 
-    dag._warmup()
     refine._warmup()
     solve("tiny-team", "dcfr", time_limit=5.0, max_iterations=20, handle_sigint=False)
     solve("kuhn", "double-oracle", time_limit=5.0, max_iterations=3, handle_sigint=False)

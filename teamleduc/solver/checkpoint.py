@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
+from ..dag import PureTeamStrategy
 from ..errors import TeamLeducError
 from .common import Candidates, Measurement
-from .dag import PureTeamStrategy
 
 CHECKPOINT_NAME = "checkpoint.npz"
 FORMAT = 1

@@ -35,8 +35,7 @@ import numpy as np
 from numba import njit, prange
 from scipy.optimize import linprog
 
-from .common import Candidates, Measurement, TeamMixture
-from .dag import (
+from ..dag import (
     DagGame,
     PureTeamStrategy,
     best_response_pure,
@@ -45,6 +44,7 @@ from .dag import (
     product_reach,
     pure_reach,
 )
+from .common import Candidates, Measurement, TeamMixture
 
 #: restricted-game weights below this are treated as zero (then renormalised)
 WEIGHT_EPS = 1e-12

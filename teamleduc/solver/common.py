@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .dag import PureTeamStrategy
+from ..dag import PureTeamStrategy
 
 
 @dataclass(frozen=True, eq=False)

@@ -37,8 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .common import Candidates, Measurement, ProductStrategy
-from .dag import (
+from ..dag import (
     ROW_DTYPE,
     DagGame,
     best_values,
@@ -49,6 +48,7 @@ from .dag import (
     marginals,
     normalize,
 )
+from .common import Candidates, Measurement, ProductStrategy
 
 
 @dataclass(frozen=True)

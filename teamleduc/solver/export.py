@@ -34,11 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..dag import DagGame, best_response_pure, extract_pure
 from ..infosets import infoset_tables
 from ..submission import Submission, merge_team_mixtures
 from .column_generation import RestrictedGame
 from .common import Candidates, Measurement, TeamMixture
-from .dag import DagGame, best_response_pure, extract_pure
 
 #: default cap on the merged meta-strategy's signals (the issue's limit)
 MAX_SIGNALS = 100
@@ -316,8 +316,8 @@ def guaranteed_value(game: DagGame, mixture: TeamMixture) -> float:
     best response on its whole DAG: a lower bound on v* for team A, an upper bound for B."""
     from types import SimpleNamespace
 
+    from ..dag import best_values
     from ..reach import team_reach
-    from .dag import best_values
 
     team = mixture.team
     dag = game.dags[team]
@@ -427,7 +427,7 @@ def submission_gap(config, submission: Submission) -> tuple[float, float, str]:
     if best_response is not None and hasattr(best_response, "exploitability"):
         r = best_response.exploitability(config, submission)
         return (*_bounds_from(r), "teamleduc.best_response.exploitability")
-    from .dag import dag_game, product_reach
+    from ..dag import dag_game, product_reach
 
     game = dag_game(config)
     reach = []
@@ -438,7 +438,7 @@ def submission_gap(config, submission: Submission) -> tuple[float, float, str]:
                 T = T + p * product_reach(dag, {s: submission.strategies[s][k] for s in dag.seats})
         reach.append(T)
     V = [d.new_values() for d in game.dags]
-    from .dag import best_values
+    from ..dag import best_values
 
     up = best_values(game, 0, reach[1], V[0])
     vb = best_values(game, 1, reach[0], V[1])

@@ -47,9 +47,9 @@ import time
 import numpy as np
 from numba import njit, prange
 
+from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
 from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
-from .dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
 from .dag_cfr import dcfr
 from .export import guaranteed_value
 
