@@ -611,12 +611,12 @@ def test_a_refined_big_game_exports_its_halves_first(monkeypatch):
     as 4 equal weights the refinement would only restart from; the refinement keeps those
     sizes. Without refinement the export is the equal weights as before."""
     import teamleduc.solver as solver_module
-    import teamleduc.solver.export as export_module
+    import teamleduc.solver.driver as driver
     from teamleduc.solver.dag_cfr import RegretMinimizer
     from teamleduc.solver.refine import halves_export
     from teamleduc.solver.stratify import stratified_mixture
 
-    monkeypatch.setattr(export_module, "is_big", lambda game: True)
+    monkeypatch.setattr(driver, "is_big", lambda game: True)
     calls = []
     original = solver_module._RegretAlgorithm.export_alternatives
     monkeypatch.setattr(
@@ -662,11 +662,9 @@ def test_a_refined_big_game_exports_its_halves_first(monkeypatch):
 def test_auto_refinement_with_a_target(monkeypatch):
     """With a target, ``auto`` still refines (small-team-leduc's LP export never met a target
     of 1e-4: 3.1e-2 in 120 s; refined, 8.8e-4 in 60 s), unless the target is met first."""
-    import teamleduc.solver.refine as refine_module
+    import teamleduc.solver.driver as driver
 
-    monkeypatch.setattr(
-        refine_module, "auto_seconds", lambda game, limit, signals, startup=0.0: 3.0
-    )
+    monkeypatch.setattr(driver, "auto_seconds", lambda game, limit, signals, startup=0.0: 3.0)
     met = solve(
         "tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, target_gap=1e-9, handle_sigint=False
     )
@@ -689,15 +687,14 @@ def test_auto_refinement_with_a_target(monkeypatch):
 def test_export_budget_of_big_games(monkeypatch):
     """Only a regret minimiser gets the short export budget of big games (its stratified
     signals take seconds); the double oracle's LP export keeps the usual share."""
-    import teamleduc.solver as solver_module
-    import teamleduc.solver.export as export_module
+    import teamleduc.solver.driver as solver_module
 
     calls = []
     original = solver_module._export_budget
     monkeypatch.setattr(
         solver_module, "_export_budget", lambda t, big=False: calls.append(big) or original(t, big)
     )
-    monkeypatch.setattr(export_module, "is_big", lambda game: True)
+    monkeypatch.setattr(solver_module, "is_big", lambda game: True)
     for method in ("dcfr", "double-oracle"):
         solve("kuhn", method, time_limit=5, max_iterations=3, refine_seconds=0, handle_sigint=False)
     assert calls == [True, False]
