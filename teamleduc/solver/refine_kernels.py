@@ -1,0 +1,147 @@
+"""The compiled per-member passes of the export refinement (:mod:`.refine`).
+
+In a refinement block one member of a team plays K signals of behavioural strategies while the
+other member's per-signal strategies are fixed: a perfect-recall problem per signal. These
+kernels run it over the public tree, one signal per thread, arrays signal-major (K, nodes,
+ranks): the members' reach (:func:`_member_reach`), the team's terminal reach of the pair
+(:func:`_pair_reach`), the free member's counterfactual values (:func:`_member_values`) and
+its regret update (:func:`_member_pass`). Tested against numpy in ``tests/test_refine.py``.
+"""
+
+from numba import njit, prange
+
+
+@njit(cache=True, parallel=True)
+def _member_pass(
+    kind, children, actor, seat, id_of, term_index, cv, sigma, reg, V, pos_f, neg_f, live
+):
+    """Per-signal CFR update of one member (``sigma``/``reg`` (K, n, 3)) against counterfactual
+    terminal values ``cv`` (K, Z, R); fills ``V`` (K, N, R). Signals in parallel: each writes
+    only its own slice of ``sigma``, ``reg`` and ``V``. Nodes where ``live[j, h]`` is false
+    (the fixed member never gets there in signal j, so every value below is 0) are skipped:
+    their regrets would only be rescaled, which leaves the strategy as it is."""
+    N = kind.shape[0]
+    K, _, R = cv.shape
+    for j in prange(K):
+        Vj, sj, rj, cj, lj = V[j], sigma[j], reg[j], cv[j], live[j]
+        for h in range(N - 1, -1, -1):
+            if not lj[h]:
+                for x in range(R):
+                    Vj[h, x] = 0.0
+            elif kind[h] == 2:
+                z = term_index[h]
+                for x in range(R):
+                    Vj[h, x] = cj[z, x]
+            elif kind[h] == 0 and actor[h] == seat:
+                for x in range(R):
+                    i = id_of[h, x]
+                    ev = 0.0
+                    for a in range(3):
+                        c = children[h, a]
+                        if c >= 0:
+                            ev += sj[i, a] * Vj[c, x]
+                    Vj[h, x] = ev
+                    tot = 0.0
+                    nl = 0
+                    for a in range(3):
+                        c = children[h, a]
+                        if c >= 0:
+                            nl += 1
+                            r = rj[i, a] + Vj[c, x] - ev
+                            r *= pos_f if r > 0 else neg_f
+                            rj[i, a] = r
+                            tot += max(r, 0.0)
+                    for a in range(3):
+                        if children[h, a] >= 0:
+                            sj[i, a] = max(rj[i, a], 0.0) / tot if tot > 0 else 1.0 / nl
+            else:
+                for x in range(R):
+                    s = 0.0
+                    for a in range(children.shape[1]):
+                        c = children[h, a]
+                        if c >= 0:
+                            s += Vj[c, x]
+                    Vj[h, x] = s
+
+
+@njit(cache=True, parallel=True)
+def _member_reach(parent, action, kind, actor, seat, id_of, sigma, out, cum, wj):
+    """Reach (K, N, R) of one member's per-signal strategies; adds ``wj[j]`` x reach-weighted
+    sigma to ``cum`` when ``wj`` is non-empty. Signals in parallel."""
+    K, N, R = out.shape
+    acc = wj.shape[0] > 0
+    for j in prange(K):
+        oj, sj, cj = out[j], sigma[j], cum[j]
+        for x in range(R):
+            oj[0, x] = 1.0
+        for h in range(1, N):
+            p = parent[h]
+            if kind[p] == 0 and actor[p] == seat:
+                a = action[h]
+                for x in range(R):
+                    i = id_of[p, x]
+                    oj[h, x] = oj[p, x] * sj[i, a]
+                    if acc:
+                        cj[i, a] += wj[j] * oj[p, x] * sj[i, a]
+            else:
+                for x in range(R):
+                    oj[h, x] = oj[p, x]
+
+
+#: terminals per block of the per-terminal kernels (a block walks the signals in order)
+_ZBLOCK = 512
+
+
+@njit(cache=True, parallel=True)
+def _pair_reach(p, rfix, rfree, term, free_second, out):
+    """The team's (Z, R*R) terminal reach ``out[z, a*R + b]`` (a: the first member's rank) from
+    the signal weights ``p``, the fixed member's per-signal reach ``rfix`` (K, Z, R) at the
+    terminals and the free member's ``rfree`` (K, N, R) at every node (second member when
+    ``free_second``). Blocks of terminals in parallel, signals in order within a block."""
+    K, _, R = rfix.shape
+    Z = term.shape[0]
+    out[:] = 0.0
+    for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
+        z0 = blk * _ZBLOCK
+        z1 = min(z0 + _ZBLOCK, Z)
+        for j in range(K):
+            pj = p[j]
+            if pj == 0.0:
+                continue
+            for z in range(z0, z1):
+                h = term[z]
+                for a in range(R):
+                    ra = pj * (rfix[j, z, a] if free_second else rfree[j, h, a])
+                    if ra != 0.0:
+                        for b in range(R):
+                            rb = rfree[j, h, b] if free_second else rfix[j, z, b]
+                            out[z, a * R + b] += ra * rb
+
+
+@njit(cache=True, parallel=True)
+def _member_values(W, rfix, free_second, out):
+    """Counterfactual terminal values (K, Z, R) of the free member: ``W`` (Z, R, R) summed
+    against the fixed member's per-signal terminal reach ``rfix`` (K, Z, R), over the fixed
+    member's rank (the first index of ``W`` when ``free_second``, else the second)."""
+    K, Z, R = rfix.shape
+    for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
+        z0 = blk * _ZBLOCK
+        z1 = min(z0 + _ZBLOCK, Z)
+        for j in range(K):
+            for z in range(z0, z1):
+                dead = True
+                for y in range(R):
+                    if rfix[j, z, y] != 0.0:
+                        dead = False
+                if dead:
+                    for x in range(R):
+                        out[j, z, x] = 0.0
+                    continue
+                for x in range(R):
+                    s = 0.0
+                    for y in range(R):
+                        if free_second:
+                            s += W[z, y, x] * rfix[j, z, y]
+                        else:
+                            s += W[z, x, y] * rfix[j, z, y]
+                    out[j, z, x] = s
