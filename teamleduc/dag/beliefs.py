@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,7 +66,7 @@ class TeamBeliefs:
     def num_ranks(self) -> int:
         return self.config.num_ranks
 
-    def index(self, masks) -> int:
+    def index(self, masks: Iterable[int]) -> int:
         """Belief index of a tuple of member bitmasks (-1 if some set is empty)."""
         masks = tuple(int(m) for m in masks)
         if any(m <= 0 for m in masks):
@@ -97,7 +98,9 @@ def _as_config(config_or_tree) -> GameConfig:
     return get_config(config_or_tree)
 
 
-def team_beliefs(config_or_tree, seats) -> TeamBeliefs:
+def team_beliefs(
+    config_or_tree: GameConfig | PublicTree | str, seats: Iterable[int]
+) -> TeamBeliefs:
     """The :class:`TeamBeliefs` of team ``seats`` (0-based) in a game (cached)."""
     return _team_beliefs(_as_config(config_or_tree), tuple(sorted(int(s) for s in seats)))
 
@@ -154,7 +157,9 @@ class PrescriptionTable:
         return int(self.belief.shape[0])
 
 
-def prescription_table(beliefs: TeamBeliefs, member: int, legal) -> PrescriptionTable:
+def prescription_table(
+    beliefs: TeamBeliefs, member: int, legal: Sequence[bool] | np.ndarray
+) -> PrescriptionTable:
     """All prescriptions of the member at position ``member`` facing the legal triple ``legal``."""
     legal = tuple(bool(x) for x in np.asarray(legal).reshape(3))
     return _prescription_table(beliefs, int(member), legal)
@@ -206,7 +211,7 @@ def _prescription_table(beliefs: TeamBeliefs, member: int, legal: tuple[bool, bo
     )
 
 
-def legal_code(legal) -> np.ndarray:
+def legal_code(legal: np.ndarray) -> np.ndarray:
     """Code ``c + 2 r + 4 f`` of legal triples (..., 3) -> (...,) int."""
     legal = np.asarray(legal, bool)
     return legal[..., 0] * 1 + legal[..., 1] * 2 + legal[..., 2] * 4

@@ -44,6 +44,7 @@ tree level by level, in parallel on trees of at least :data:`PARALLEL_MIN_NODES`
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,7 +170,7 @@ def team_dag(tree: PublicTree, team: int) -> TeamDag:
     return _team_dag(tree, tuple(sorted(tree.config.teams[team])), team)
 
 
-def seats_dag(tree: PublicTree, seats: tuple[int, ...] | list[int]) -> TeamDag:
+def seats_dag(tree: PublicTree, seats: Iterable[int]) -> TeamDag:
     """The belief DAG of any one or two seats (``team`` = their index in ``config.teams``, or
     -1 if they are not a team of the game), cached per tree."""
     seats = tuple(sorted(int(s) for s in seats))

@@ -10,7 +10,7 @@ and Zhang, An and Zeng, ICML 2024). Each team's strategy set is restricted to a 
 
 is solved by two linear programmes with scipy's HiGHS (:func:`solve_matrix_game`). Against the
 restricted equilibrium (lambda, mu), each team's **exact** best response on its whole belief DAG
-(:func:`teamleduc.solver.dag.best_response_pure`) gives both bounds of the TMECor value:
+(:func:`teamleduc.dag.best_response_pure`) gives both bounds of the TMECor value:
 
     lower = value of lambda against B's best response  <=  v*  <=  value of A's best response to mu = upper
 

@@ -1,7 +1,7 @@
 """Records shared by the solver modules: team strategies, mixtures, measurements.
 
 A *team strategy* here is one signal's worth of play for a team: a product of its members'
-behavioural strategies. :class:`~teamleduc.solver.dag.PureTeamStrategy` (one action per
+behavioural strategies. :class:`~teamleduc.dag.PureTeamStrategy` (one action per
 information set) is the common case; :class:`ProductStrategy` holds mixed behaviour. A
 :class:`TeamMixture` is a distribution over such strategies: exactly what a team submission
 is, and what :func:`teamleduc.submission.merge_team_mixtures` merges for both teams.

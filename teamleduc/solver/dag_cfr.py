@@ -27,7 +27,7 @@ weighs ``t**gamma`` in the average):
   matching on ``R + m`` with the prediction ``m`` = the last instantaneous regret.
 
 The average strategies converge to a TMECor; their exact saddle-point gap is measured with the
-exact best-response DP on each DAG (:func:`teamleduc.solver.dag.best_values`).
+exact best-response DP on each DAG (:func:`teamleduc.dag.best_values`).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ import resource
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -108,16 +109,16 @@ def _finish_reserve(game, max_signals: int, writing: bool) -> float:
 
 
 def solve(
-    config,
+    config: GameConfig | str,
     method: str | None = DEFAULT_METHOD,
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
     target_gap: float | None = None,
     max_iterations: int | None = None,
     max_signals: int = 100,
-    out_dir=None,
-    resume=None,
-    progress=None,
+    out_dir: str | Path | None = None,
+    resume: str | Path | None = None,
+    progress: Callable[[Measurement], None] | None = None,
     checkpoint_interval: float = 120.0,
     handle_sigint: bool = True,
     export_time: float | None = None,

@@ -152,7 +152,9 @@ class _DoubleOracleAlgorithm:
         self.do.iterations = iterations
 
 
-def make_algorithm(method: str, config: GameConfig, candidates: Candidates | None = None):
+def make_algorithm(
+    method: str, config: GameConfig, candidates: Candidates | None = None
+) -> _RegretAlgorithm | _DoubleOracleAlgorithm:
     """The driver's adapter of ``method`` (a key of :data:`METHODS`) on ``config``."""
     if METHODS[method] == "dag_cfr":
         return _RegretAlgorithm(config, method)

@@ -50,7 +50,7 @@ from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
 from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
 from .dag_cfr import dcfr
-from .export import guaranteed_value
+from .export import ExportResult, from_alternatives, guaranteed_value, measured, merge_submission
 from .refine_kernels import _member_pass, _member_reach, _member_values, _pair_reach
 
 #: default number of signals a refined team mixture may use (before the merge cap)
@@ -337,7 +337,7 @@ def refine_team(
     max_iters: int = 10**9,
     fixed_weights: bool = False,
     opponent=None,
-):
+) -> tuple[float, TeamMixture]:
     """Refine one team's mixture for ``time_limit`` seconds with at most ``signals`` signals.
 
     ``bound`` is the exact guaranteed value of ``mixture``; ``extra`` are further team
@@ -407,14 +407,12 @@ def halves(max_signals: int) -> tuple[int, int]:
     return a, max_signals + 1 - a
 
 
-def halves_export(game: DagGame, restart, max_signals: int):
+def halves_export(game: DagGame, restart, max_signals: int) -> ExportResult:
     """The starting point of a restarted :func:`refine_export` as an export of its own: each
     team's average as :func:`halves` of ``max_signals`` stratified signals (``restart(team,
     K)``), with free weights and exact bounds. A run that refines a big game exports this
     instead of ``max_signals`` equal-weight signals, from which the refinement would only
     restart here (that export took about 25 s of a 5-minute team-leduc run)."""
-    from .export import from_alternatives
-
     return from_alternatives(
         game, _measured_halves(game, restart, max_signals), max_signals=max_signals
     )
@@ -422,14 +420,12 @@ def halves_export(game: DagGame, restart, max_signals: int):
 
 def _measured_halves(game: DagGame, restart, max_signals: int) -> tuple:
     """Each team's ``restart(team, K)`` for K in :func:`halves`, with its exact bound."""
-    from .export import measured
-
     return measured(game, [restart(team, k) for team, k in enumerate(halves(max_signals))])
 
 
 def refine_export(
     game: DagGame,
-    ex,
+    ex: ExportResult,
     *,
     max_signals: int,
     time_limit: float,
@@ -441,7 +437,7 @@ def refine_export(
     opponents=(None, None),
     restart=None,
     keep_sizes: bool = False,
-):
+) -> ExportResult:
     """The export ``ex`` (:class:`.export.ExportResult`) refined for ``time_limit`` seconds
     (half per team); returned only if its exact gap is smaller, else ``ex`` itself.
     ``opponents[k]`` = (regrets, strategy) to start team k's opponent from (or None).
@@ -456,8 +452,6 @@ def refine_export(
     peels; e.g. ``ex`` from :func:`halves_export`). ``progress(lower, upper)`` is called
     after each block with the exact bounds of the pair being refined (its best mixtures so
     far)."""
-    from .export import ExportResult, merge_submission
-
     t0 = time.perf_counter()
     mix = list(ex.mixtures)
     bounds = [ex.lower, ex.upper]
