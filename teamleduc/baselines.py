@@ -112,7 +112,7 @@ def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
 
 def baseline(name: str, config, seats=None):
     """The baseline ``name`` as a one-signal Submission playing ``seats`` (default: every seat)."""
-    from .submission import Submission
+    from .files.model import Submission
 
     config = get_config(config)
     tree = build_tree(config)
@@ -128,7 +128,7 @@ def baseline(name: str, config, seats=None):
 def export_baseline(name: str, config, out, seats=None, overwrite: bool = False):
     """Write baseline ``name`` as a submission: a folder, or a ``.zip`` if ``out`` ends in
     ``.zip`` (meta-strategy.csv and strategy0-player{i}.csv for every seat). Returns ``out``."""
-    from .submission import write_submission
+    from .files.writing import write_submission
 
     config = get_config(config)
     return write_submission(baseline(name, config, seats), out, overwrite=overwrite, config=config)

@@ -166,7 +166,7 @@ def infosets(config, out_dir, fmt, no_examples):
     t0 = time.perf_counter()
     tree = build_tree(config)
     if fmt == "2025":
-        from .formats2025 import write_infosets_2025
+        from .files.format2025 import write_infosets_2025
 
         paths = write_infosets_2025(tree, out_dir)
     else:

@@ -24,7 +24,7 @@ class Entrant:
     name: str
     source: str  # the path, "baseline", or "object"
     submission: (
-        object  # teamleduc.submission.Submission (duck-typed: signals, probs, seats, strategies)
+        object  # teamleduc.files.model.Submission (duck-typed: signals, probs, seats, strategies)
     )
 
     @property
@@ -61,7 +61,7 @@ def load_entrant(spec, config, seats=None) -> Entrant:
             f"{text}: no such submission folder or .zip, and not a baseline "
             f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED)"
         )
-    from .submission import load_submission
+    from .files.reading import load_submission
 
     sub = load_submission(path, config, seats=None if seats is None else tuple(seats))
     return Entrant(name=entrant_name(path), source=str(path), submission=sub)

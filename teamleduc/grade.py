@@ -22,7 +22,7 @@ Leaderboard columns, over the n - 1 opponents of X:
   other team (:mod:`teamleduc.best_response`); off with ``worst_case=False``
   (``--no-worst-case``), which leaves the columns empty.
 
-Invalid submissions (anything :func:`teamleduc.submission.load_submission` refuses, which is what
+Invalid submissions (anything :func:`teamleduc.files.reading.load_submission` refuses, which is what
 ``teamleduc validate`` reports) are listed with their first problem and left out of the round
 robin; one bad submission never stops the run. Output is deterministic: the same inputs give
 byte-identical files whatever ``jobs`` is, because every sum runs in a fixed order (the blocked

@@ -51,7 +51,7 @@ def best_response_command(sub, against, config, export_dir, force, as_json):
     result = best_response(config, 1 - fixed, sub)
     written = None
     if export_dir is not None:
-        from ..submission import write_submission
+        from ..files.writing import write_submission
 
         try:
             written = write_submission(
