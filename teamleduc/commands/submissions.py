@@ -17,10 +17,10 @@ from pathlib import Path
 
 import click
 
-from ..cli import echo_result
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
 from ..files.safeio import SubmissionError
+from .options import echo_result
 
 PRESET_2025 = "team-leduc-2025"
 _PRESET_HELP = (
