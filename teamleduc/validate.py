@@ -19,6 +19,8 @@ The checks (issue 3, spec section 3):
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,7 +99,10 @@ class ValidationReport:
 
 
 def validate_submission(
-    path, config: GameConfig | str = "team-leduc", seats=None, cap: int = DEFAULT_CAP
+    path: str | os.PathLike[str],
+    config: GameConfig | str = "team-leduc",
+    seats: Iterable[int] | None = None,
+    cap: int = DEFAULT_CAP,
 ) -> ValidationReport:
     """Check the submission at ``path`` for ``config``.
 
