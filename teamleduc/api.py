@@ -17,10 +17,12 @@ from .baselines import baseline
 from .best_response import best_response, exploitability, nash_conv
 from .config import PRESETS, GameConfig, get_config
 from .evaluate import evaluate, match
+from .files.model import Submission
+from .files.reading import load_submission
+from .files.writing import write_submission
 from .grade import grade
 from .infosets import infoset_tables, write_infoset_files
 from .replay import replay
-from .submission import Submission, load_submission, write_submission
 from .tree import build_tree
 from .validate import validate_submission
 

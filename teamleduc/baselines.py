@@ -27,12 +27,17 @@ evaluated exactly here instead of by sampled games.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterable
+from pathlib import Path
 
 import numpy as np
 
-from .config import get_config
+from .config import GameConfig, get_config
 from .errors import TeamLeducError
+from .files.model import Submission
+from .files.writing import write_submission
 from .infosets import infoset_tables
 from .rules import CALL, FOLD, RAISE
 from .tree import PublicTree, build_tree
@@ -55,7 +60,7 @@ def parse_baseline(name: str) -> tuple[str, int]:
     )
 
 
-def is_baseline(name) -> bool:
+def is_baseline(name: object) -> bool:
     try:
         parse_baseline(name)
     except TeamLeducError:
@@ -110,10 +115,8 @@ def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
     return _one_hot(action)
 
 
-def baseline(name: str, config, seats=None):
+def baseline(name: str, config: GameConfig | str, seats: Iterable[int] | None = None) -> Submission:
     """The baseline ``name`` as a one-signal Submission playing ``seats`` (default: every seat)."""
-    from .submission import Submission
-
     config = get_config(config)
     tree = build_tree(config)
     seats = (
@@ -125,10 +128,14 @@ def baseline(name: str, config, seats=None):
     )
 
 
-def export_baseline(name: str, config, out, seats=None, overwrite: bool = False):
+def export_baseline(
+    name: str,
+    config: GameConfig | str,
+    out: str | os.PathLike[str],
+    seats: Iterable[int] | None = None,
+    overwrite: bool = False,
+) -> Path:
     """Write baseline ``name`` as a submission: a folder, or a ``.zip`` if ``out`` ends in
     ``.zip`` (meta-strategy.csv and strategy0-player{i}.csv for every seat). Returns ``out``."""
-    from .submission import write_submission
-
     config = get_config(config)
     return write_submission(baseline(name, config, seats), out, overwrite=overwrite, config=config)

@@ -1,59 +1,28 @@
-"""The ``teamleduc`` command: a thin click layer over the library.
+"""The ``teamleduc`` command: the click group, its command modules, and the entry point.
 
-Core commands live here (``info``, ``infosets``, ``replay``); every module in
-:mod:`teamleduc.commands` contributes its own list ``COMMANDS``. Errors the user can fix
-(:class:`~teamleduc.errors.TeamLeducError`, click usage errors) print one message and exit
-non-zero; no traceback reaches the user (set ``TEAMLEDUC_DEBUG=1`` to see one).
+Each module of :mod:`teamleduc.commands` contributes its list ``COMMANDS`` (``game``: info,
+infosets, replay; ``submissions``: validate, convert; ``evaluation``: evaluate, match, grade,
+baseline; ``best_response``: best-response, exploitability; ``solve``: solve); the shared
+``--preset`` option and printing live in :mod:`teamleduc.commands.options`. The modules are
+listed here by name, not discovered, so the import graph shows every one of them. Errors the
+user can fix (:class:`~teamleduc.errors.TeamLeducError`, click usage errors) print one message
+and exit non-zero; no traceback reaches the user (set ``TEAMLEDUC_DEBUG=1`` to see one).
 """
 
 from __future__ import annotations
 
-import importlib
-import json
 import os
-import pkgutil
 import sys
-import time
+from collections.abc import Sequence
 
 import click
 
 from . import __version__
-from .config import DEFAULT_PRESET, PRESETS, get_config
+from .commands import best_response, evaluation, game, solve, submissions
 from .errors import TeamLeducError
 
-PRESET_HELP = "game preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET})"
-
-
-def preset_option(f):
-    """The shared ``--preset`` option; the value reaching the command is a GameConfig."""
-
-    def to_config(ctx, param, value):
-        try:
-            return get_config(value)
-        except ValueError as e:
-            raise click.BadParameter(str(e)) from None
-
-    return click.option(
-        "--preset",
-        "config",
-        default=DEFAULT_PRESET,
-        show_default=True,
-        metavar="P",
-        callback=to_config,
-        help=PRESET_HELP,
-    )(f)
-
-
-def echo_json(obj) -> None:
-    click.echo(json.dumps(obj, indent=2, sort_keys=False))
-
-
-def echo_result(result, as_json: bool) -> None:
-    """Print a library result: ``result.to_dict()`` as JSON, or ``str(result)``."""
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(str(result))
+#: the command modules, each with its list ``COMMANDS``
+COMMAND_MODULES = (game, submissions, evaluation, best_response, solve)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -67,149 +36,16 @@ def cli():
     """
 
 
-@cli.command()
-@preset_option
-@click.option("--json", "as_json", is_flag=True, help="print the same facts as JSON")
-def info(config, as_json):
-    """Size of a game: public nodes, terminals, information sets per seat, legal-action sets
-    and the exact deal probabilities."""
-    import numpy as np
-
-    from .infosets import infoset_tables
-    from .payoffs import deal_probabilities
-    from .tree import build_tree
-
-    tree = build_tree(config)
-    tables = infoset_tables(tree)
-    summary = tree.summary()
-    per_seat = [t.size for t in tables]
-    sets = {}
-    for t in tables:
-        pats, counts = np.unique(t.legal, axis=0, return_counts=True)
-        for row, n in zip(pats, counts):
-            key = "".join(c for c, ok in zip("crf", row) if ok)
-            sets[key] = sets.get(key, 0) + int(n)
-    p = deal_probabilities(config)
-    nz = p[p > 0]
-    values, counts = np.unique(np.round(nz, 15), return_counts=True)
-    facts = {
-        "preset": config.name,
-        "version": __version__,
-        "rules": config.to_dict(),
-        **summary,
-        "infosets_per_seat": per_seat,
-        "infosets_total": int(sum(per_seat)),
-        "legal_action_sets": dict(sorted(sets.items())),
-        "deals_possible": int(len(nz)),
-        "deals_total": int(len(p)),
-        "deal_probabilities": {f"{v:.12g}": int(c) for v, c in zip(values, counts)},
-        "deal_probability_sum": float(p.sum()),
-    }
-    if as_json:
-        echo_json(facts)
-        return
-    c = config
-    click.echo(
-        f"preset {c.name}: {c.num_seats} seats, ranks {' '.join(c.ranks)} x {c.suits} suit(s), "
-        f"ante {c.ante}, raise sizes {list(c.raise_sizes)}, raise rule {c.raise_rule}"
-        + (f" (cap {c.max_raises})" if c.raise_rule == "cap" else "")
-        + ", teams "
-        + " vs ".join("{" + ",".join(str(s + 1) for s in t) + "}" for t in c.teams)
-    )
-    click.echo(
-        f"public tree: {summary['nodes']:,} nodes ({summary['decision_nodes']:,} decision, "
-        f"{summary['chance_nodes']:,} chance, {summary['terminals']:,} terminal), depth {summary['max_depth']}"
-    )
-    click.echo(
-        "information sets per seat: "
-        + ", ".join(f"seat {s + 1} {n:,}" for s, n in enumerate(per_seat))
-        + f"; total {sum(per_seat):,}"
-    )
-    click.echo(
-        "legal-action sets (all seats): " + ", ".join(f"{k} {v:,}" for k, v in sorted(sets.items()))
-    )
-    click.echo(
-        f"deals of private ranks: {len(nz):,} possible of {len(p):,}; probabilities "
-        + ", ".join(f"{v:.10g} (x{c})" for v, c in zip(values, counts))
-        + f"; sum {p.sum():.15g}"
-    )
-
-
-@cli.command()
-@preset_option
-@click.option(
-    "--out",
-    "out_dir",
-    default="data",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="folder to write into (created if missing)",
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["csv", "2025"]),
-    default="csv",
-    show_default=True,
-    help="csv: the spec's files; 2025: player_{i}_infosets.txt of the 2025 course",
-)
-@click.option("--no-examples", is_flag=True, help="do not write the uniform example submission")
-def infosets(config, out_dir, fmt, no_examples):
-    """Write the information-set files of a game (spec order, byte-for-byte deterministic).
-
-    csv writes leduc4-infosets-player{1..S}.csv, example-meta-strategy.csv and
-    example-strategy0-player{i}.csv (every seat uniform over its legal actions).
-    """
-    from .infosets import write_infoset_files
-    from .tree import build_tree
-
-    t0 = time.perf_counter()
-    tree = build_tree(config)
-    if fmt == "2025":
-        from .formats2025 import write_infosets_2025
-
-        paths = write_infosets_2025(tree, out_dir)
-    else:
-        paths = write_infoset_files(tree, out_dir, examples=not no_examples)
-    for p in paths:
-        click.echo(f"wrote {p}")
-    click.echo(f"{config.name}: {len(paths)} files in {out_dir} ({time.perf_counter() - t0:.2f} s)")
-
-
-@cli.command()
-@preset_option
-@click.option("--cards", required=True, help="private ranks of seats 1..S, e.g. J,Q,Q,K")
-@click.option("--community", default=None, help="community rank (games with two rounds), e.g. J")
-@click.option(
-    "--actions",
-    required=True,
-    help='actions as SEAT:ACTION with c (call/check), r (raise), f (fold); an optional "/" '
-    'ends round 1, e.g. "1:r 2:f 3:f 4:c / 1:c 4:r 1:r 4:c"',
-)
-@click.option("--json", "as_json", is_flag=True, help="print the replay as JSON")
-def replay(config, cards, community, actions, as_json):
-    """Replay one hand: each actor's information set, then every seat's and team's utility.
-
-    An illegal action stops the replay with the rule it breaks (exit code 2)."""
-    from .replay import replay as run_replay
-
-    result = run_replay(config, cards, actions, community)
-    echo_result(result, as_json)
-
-
-def _load_command_modules() -> None:
-    from . import commands
-
-    for info_ in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{info_.name}")
-        for command in getattr(module, "COMMANDS", ()):
+def _add_commands() -> None:
+    for module in COMMAND_MODULES:
+        for command in module.COMMANDS:
             cli.add_command(command)
 
 
-_load_command_modules()
+_add_commands()
 
 
-def main(argv=None) -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the CLI and turn user errors into a message and an exit code."""
     try:
         # standalone_mode=False makes click return (not raise) the code of ctx.exit(n)

@@ -8,11 +8,16 @@ folder), and a path is displayed by its folder name or its file name without ``.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import get_config
+from . import baselines
+from .config import GameConfig, get_config
 from .errors import TeamLeducError
+from .files.model import Submission
+from .files.reading import load_submission
 
 __all__ = ["Entrant", "entrant_name", "load_entrant"]
 
@@ -23,16 +28,16 @@ class Entrant:
 
     name: str
     source: str  # the path, "baseline", or "object"
-    submission: (
-        object  # teamleduc.submission.Submission (duck-typed: signals, probs, seats, strategies)
-    )
+    submission: Submission  # or any object with signals, probs, seats and strategies
 
     @property
     def num_signals(self) -> int:
         return int(len(self.submission.signals))
 
 
-def load_entrant(spec, config, seats=None) -> Entrant:
+def load_entrant(
+    spec: object, config: GameConfig | str, seats: Iterable[int] | None = None
+) -> Entrant:
     """Resolve one submission argument.
 
     ``spec`` is a baseline name (``uniform``, ``always-call``, ``aggressive``, ``cautious``,
@@ -41,8 +46,6 @@ def load_entrant(spec, config, seats=None) -> Entrant:
     the same name; write ``./uniform`` for the folder. ``seats`` (0-based) limits loading to the
     seats that will play.
     """
-    from . import baselines
-
     config = get_config(config)
     if isinstance(spec, Entrant):
         return spec
@@ -61,13 +64,11 @@ def load_entrant(spec, config, seats=None) -> Entrant:
             f"{text}: no such submission folder or .zip, and not a baseline "
             f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED)"
         )
-    from .submission import load_submission
-
     sub = load_submission(path, config, seats=None if seats is None else tuple(seats))
     return Entrant(name=entrant_name(path), source=str(path), submission=sub)
 
 
-def entrant_name(path) -> str:
+def entrant_name(path: str | os.PathLike[str]) -> str:
     """Display name of a submission path: the folder name, or the file name without ``.zip``."""
     path = Path(path)
     name = path.name if path.name else path.resolve().name

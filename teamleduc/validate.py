@@ -3,9 +3,9 @@
 :func:`validate_submission` reads a submission in any format (CSV folder or zip, a 2025 team
 zip, a folder of team zips; see :mod:`teamleduc.formats2025`) without keeping its arrays, and
 returns a :class:`ValidationReport`: errors (the submission is invalid) and warnings (accepted
-deviations and files nothing uses), each a :class:`~teamleduc.safeio.Finding` naming the file,
+deviations and files nothing uses), each a :class:`~teamleduc.files.safeio.Finding` naming the file,
 the line and, for strategy lines, the information set. At most
-:data:`~teamleduc.safeio.DEFAULT_CAP` lines are listed per file, plus a count of the rest.
+:data:`~teamleduc.files.safeio.DEFAULT_CAP` lines are listed per file, plus a count of the rest.
 
 The checks (issue 3, spec section 3):
 
@@ -19,13 +19,15 @@ The checks (issue 3, spec section 3):
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from .config import GameConfig, get_config
-from .formats2025 import read_path
+from .files.reading import read_path
+from .files.safeio import DEFAULT_CAP, Finding
 from .infosets import infoset_tables
-from .safeio import DEFAULT_CAP, Finding
 from .tree import build_tree
 
 _FORMAT_WORDS = {
@@ -97,7 +99,10 @@ class ValidationReport:
 
 
 def validate_submission(
-    path, config: GameConfig | str = "team-leduc", seats=None, cap: int = DEFAULT_CAP
+    path: str | os.PathLike[str],
+    config: GameConfig | str = "team-leduc",
+    seats: Iterable[int] | None = None,
+    cap: int = DEFAULT_CAP,
 ) -> ValidationReport:
     """Check the submission at ``path`` for ``config``.
 

@@ -290,7 +290,7 @@ def test_write_refuses_an_invalid_submission_and_writes_nothing(tmp_path):
 
 @pytest.mark.parametrize("name", ["s", "s.zip"])
 def test_write_is_atomic(tmp_path, monkeypatch, name):
-    import teamleduc.submission as module
+    import teamleduc.files.writing as module
 
     calls = []
 
@@ -351,7 +351,7 @@ def test_load_raises_with_every_finding(tmp_path):
 
 
 def test_loading_more_than_memory_allows_is_refused_up_front(tmp_path, monkeypatch):
-    import teamleduc.submission as module
+    import teamleduc.files.container as module
 
     path = write_submission(uniform_submission(TINY), tmp_path / "s")
     monkeypatch.setattr(module, "_memory_budget", lambda: 1000)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import echo_json, echo_result, preset_option
+from .options import echo_json, echo_result, preset_option
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
@@ -51,7 +51,7 @@ def best_response_command(sub, against, config, export_dir, force, as_json):
     result = best_response(config, 1 - fixed, sub)
     written = None
     if export_dir is not None:
-        from ..submission import write_submission
+        from ..files.writing import write_submission
 
         try:
             written = write_submission(

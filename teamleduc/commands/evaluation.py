@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from ..cli import echo_json, echo_result, preset_option
+from .options import echo_json, echo_result, preset_option
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "

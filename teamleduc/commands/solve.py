@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import echo_json, preset_option
+from .options import echo_json, preset_option
 
 METHOD_CHOICES = ["dcfr", "cfr+", "pcfr+", "double-oracle"]
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import click
 
-from ..cli import echo_result
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
-from ..safeio import SubmissionError
+from ..files.safeio import SubmissionError
+from .options import echo_result
 
 PRESET_2025 = "team-leduc-2025"
 _PRESET_HELP = (
@@ -37,7 +37,7 @@ def _config(preset: str | None, path: Path | None, to: str | None = None) -> Gam
     if preset is None:
         fmt = None
         if path is not None:
-            from ..formats2025 import detect_format
+            from ..files.reading import detect_format
 
             try:
                 fmt = detect_format(path)
@@ -53,7 +53,7 @@ def _config(preset: str | None, path: Path | None, to: str | None = None) -> Gam
 
 
 def _seats(text: str, config: GameConfig):
-    from ..submission import whole_teams
+    from ..files.model import whole_teams
 
     text = text.strip().lower()
     if text == "auto":
@@ -147,7 +147,7 @@ def convert(src, dst, to, preset, seats_text, overwrite):
     """Convert a submission between the CSV format and the 2025 team zips (.npy, columns
     C, F, R, rows in sorted-name order). SRC may be in either format. The source is checked
     in full first; if it is invalid nothing is written (exit 1). Lossless both ways."""
-    from ..formats2025 import convert as run_convert
+    from ..files.convert import convert as run_convert
 
     config = _config(preset, src, to)
     seats = _seats(seats_text, config)

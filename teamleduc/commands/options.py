@@ -1,0 +1,52 @@
+"""What every command shares: the ``--preset`` option and printing results as text or JSON.
+
+Kept apart from :mod:`teamleduc.cli` (the group and the entry point) so that command modules
+never import the module that imports them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from ..config import DEFAULT_PRESET, PRESETS, get_config
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PRESET_HELP = "game preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET})"
+
+
+def preset_option(f: F) -> F:
+    """The shared ``--preset`` option; the value reaching the command is a GameConfig."""
+
+    def to_config(ctx, param, value):
+        try:
+            return get_config(value)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+
+    return click.option(
+        "--preset",
+        "config",
+        default=DEFAULT_PRESET,
+        show_default=True,
+        metavar="P",
+        callback=to_config,
+        help=PRESET_HELP,
+    )(f)
+
+
+def echo_json(obj: Any) -> None:
+    """Print ``obj`` as indented JSON, keys in their order."""
+    click.echo(json.dumps(obj, indent=2, sort_keys=False))
+
+
+def echo_result(result: Any, as_json: bool) -> None:
+    """Print a library result: ``result.to_dict()`` as JSON, or ``str(result)``."""
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(str(result))

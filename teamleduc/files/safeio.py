@@ -1,0 +1,473 @@
+"""Reading a submission container (a folder or a ``.zip``) without trusting it.
+
+Students upload archives; the grader must neither crash, hang, run out of memory nor write
+outside its own files because of one. A :class:`Container` lists the files of a submission by
+base name and reads one file at a time with a size limit that is checked *before* reading:
+
+- the files sit at the top of the folder or archive, or all inside exactly one top folder
+  (what "compress this folder" produces); anything deeper is refused;
+- zip entry names that are absolute (``/x``, ``C:\\x``) or contain ``..`` are refused, as are
+  duplicate names, symbolic links, encrypted entries and corrupt archives;
+- a file larger than its limit is refused from its declared size; in an archive, an entry whose
+  compression ratio exceeds :data:`MAX_COMPRESSION_RATIO` (beyond what deflate can produce, so
+  only a crafted entry has it) is refused as a zip bomb, and reading never goes past the declared
+  size (``zipfile`` checks the CRC at the end);
+- in a folder, only regular files are read (a FIFO would block, a device never end);
+- macOS metadata (``__MACOSX/``) and hidden files (``.DS_Store``) are ignored with a warning.
+
+The limits derive from the expected sizes: :func:`csv_limit` allows 456 bytes per line (six
+times a line of three 24-character shortest-repr floats, about 64 MiB for a ``team-leduc``
+strategy file), :func:`npy_limit` the exact array plus 64 KiB of header.
+
+Problems are reported as :class:`Finding` records (file, line, information set, message);
+a problem that stops reading raises :class:`SubmissionError`, which carries the same fields.
+"""
+
+from __future__ import annotations
+
+import lzma
+import os
+import re
+import stat
+import zipfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import TeamLeducError
+
+KIB = 1 << 10
+MIB = 1 << 20
+
+META_NAME = "meta-strategy.csv"
+#: limit of ``meta-strategy.csv``: about 100,000 signals
+META_LIMIT = 4 * MIB
+#: bytes allowed per line of a strategy CSV (a canonical line is at most about 76)
+CSV_BYTES_PER_LINE = 456
+#: no text file limit is below this
+MIN_LIMIT = 1 * MIB
+#: header allowance of a ``.npy`` file on top of its array data
+NPY_HEADER_LIMIT = 64 * KIB
+#: deflate cannot exceed about 1032:1; larger ratios come from crafted entries (zip bombs)
+MAX_COMPRESSION_RATIO = 1100
+#: the ratio is only checked on entries larger than this (tiny files compress arbitrarily)
+RATIO_CHECK_MIN_SIZE = 1 * MIB
+#: archives with more entries are refused before any is read
+MAX_ENTRIES = 100_000
+#: at most this many findings of one kind per file are listed (the rest are counted)
+DEFAULT_CAP = 20
+
+
+def csv_limit(num_lines: int) -> int:
+    """Largest strategy CSV accepted for a seat with ``num_lines`` information sets."""
+    return max(MIN_LIMIT, CSV_BYTES_PER_LINE * int(num_lines))
+
+
+def npy_limit(num_rows: int) -> int:
+    """Largest ``.npy`` strategy accepted for ``num_rows`` information sets (float64, 3 columns)."""
+    return NPY_HEADER_LIMIT + 24 * int(num_rows)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem (an error or a warning) found in a submission.
+
+    Attributes
+    ----------
+    file : the file as named inside the submission (``top/strategy0-player1.csv``), or None
+        for a problem of the whole submission.
+    line : 1-based line of a text file; for a ``.npy`` file the 0-based row, numbered as in
+        ``player_{i}_infosets.txt``; None for a problem of the whole file.
+    infoset : the information set of that line, in the file's own notation, or None.
+    message : what is wrong, in words a student can act on.
+    """
+
+    file: str | None
+    line: int | None
+    infoset: str | None
+    message: str
+
+    @property
+    def location(self) -> str:
+        where = self.file or "submission"
+        if self.line is not None:
+            unit = "row" if (self.file or "").endswith(".npy") else "line"
+            where += f", {unit} {self.line}"
+        return where
+
+    def __str__(self) -> str:
+        text = f"{self.location}: {self.message}"
+        if self.infoset:
+            text += f" (information set {self.infoset})"
+        return text
+
+    def to_dict(self) -> dict:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "infoset": self.infoset,
+            "message": self.message,
+        }
+
+
+def more_findings(
+    display: str | None, count: int, cap: int, what: str = "lines with errors"
+) -> Finding:
+    """The finding that stands for ``count`` problems beyond the first ``cap`` listed."""
+    return Finding(display, None, None, f"{count:,} more {what} not listed (the first {cap} are)")
+
+
+class SubmissionError(TeamLeducError):
+    """A submission that cannot be read or is invalid (exit code 1).
+
+    ``file`` and ``line`` locate the first problem; ``findings`` lists every problem found
+    (at least the first one).
+    """
+
+    exit_code = 1
+
+    def __init__(
+        self,
+        message: str,
+        file: str | None = None,
+        line: int | None = None,
+        infoset: str | None = None,
+        findings: list[Finding] | None = None,
+    ):
+        self.finding = Finding(file, line, infoset, message)
+        self.findings = list(findings) if findings else [self.finding]
+        self.file, self.line, self.infoset, self.message = file, line, infoset, message
+        super().__init__(str(self.finding))
+
+
+@dataclass(frozen=True)
+class _Member:
+    name: str  # base name
+    display: str  # path inside the container, as shown to the user
+    size: int  # declared size in bytes
+    ref: object  # Path (folder) or ZipInfo (zip)
+
+
+_ABSOLUTE = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
+_METADATA_DIRS = {"__MACOSX"}
+
+
+def _ignorable(parts: list[str]) -> bool:
+    return parts[0] in _METADATA_DIRS or any(p.startswith(".") for p in parts)
+
+
+@dataclass
+class Container:
+    """A submission folder or zip archive, opened for bounded reads.
+
+    ``members`` maps each file's base name to its entry; ``warnings`` holds what was ignored.
+    Use as a context manager (an archive stays open until closed).
+    """
+
+    path: Path
+    kind: str  # "folder" or "zip"
+    label: str  # prefix of displayed names ("" or e.g. "team13.zip")
+    top: str  # the one top folder holding the files, "" at the root
+    members: dict[str, _Member]
+    warnings: list[Finding] = field(default_factory=list)
+    _zip: zipfile.ZipFile | None = None
+
+    def __enter__(self) -> Container:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._zip is not None:
+            self._zip.close()
+            self._zip = None
+
+    def names(self) -> list[str]:
+        """Base names of the files, sorted."""
+        return sorted(self.members)
+
+    def display(self, name: str) -> str:
+        """How the file ``name`` (present or not) is called in messages."""
+        if name in self.members:
+            return self.members[name].display
+        return _join(self.label, self.top, name)
+
+    def size(self, name: str) -> int:
+        return self.members[name].size
+
+    def read(self, name: str, limit: int, what: str = "this file") -> bytes:
+        """The bytes of member ``name``; :class:`SubmissionError` if it is above ``limit`` bytes,
+        unreadable or corrupt. The size is checked before anything is read."""
+        m = self.members[name]
+        if self.kind == "zip":
+            self._check_ratio(m)
+        if m.size > limit:
+            raise SubmissionError(
+                f"refused: {m.size:,} bytes, above the limit of {limit:,} bytes for {what}",
+                file=m.display,
+            )
+        if self.kind == "zip":
+            return self._read_zip(m, limit)
+        return self._read_file(m, limit)
+
+    def _read_file(self, m: _Member, limit: int) -> bytes:
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(m.ref, flags)
+        except OSError as e:
+            raise SubmissionError(f"cannot open: {e.strerror}", file=m.display) from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise SubmissionError("not a regular file", file=m.display)
+            if st.st_size > limit:
+                raise SubmissionError(
+                    f"refused: {st.st_size:,} bytes, above the limit of {limit:,} bytes",
+                    file=m.display,
+                )
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(limit + 1)
+        except OSError as e:
+            raise SubmissionError(f"cannot read: {e.strerror or e}", file=m.display) from None
+        finally:
+            os.close(fd)
+        if len(data) > limit:
+            raise SubmissionError(f"refused: more than {limit:,} bytes", file=m.display)
+        return data
+
+    @staticmethod
+    def _check_ratio(m: _Member) -> None:
+        info: zipfile.ZipInfo = m.ref
+        if info.file_size > RATIO_CHECK_MIN_SIZE:
+            ratio = info.file_size / max(info.compress_size, 1)
+            if ratio > MAX_COMPRESSION_RATIO:
+                raise SubmissionError(
+                    f"refused as a zip bomb: {info.compress_size:,} compressed bytes expand to "
+                    f"{info.file_size:,} (ratio {ratio:,.0f}:1, limit {MAX_COMPRESSION_RATIO}:1)",
+                    file=m.display,
+                )
+
+    def _read_zip(self, m: _Member, limit: int) -> bytes:
+        info: zipfile.ZipInfo = m.ref
+        try:
+            with self._zip.open(info) as f:
+                data = f.read(limit + 1)
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            lzma.LZMAError,
+            EOFError,
+            OSError,
+            ValueError,
+            NotImplementedError,
+            RuntimeError,
+        ) as e:
+            raise SubmissionError(f"corrupt archive entry: {e}", file=m.display) from None
+        if len(data) > limit or len(data) != info.file_size:
+            raise SubmissionError(
+                f"corrupt archive entry: {len(data):,} bytes where "
+                f"{info.file_size:,} were declared",
+                file=m.display,
+            )
+        return data
+
+
+def _join(*parts: str) -> str:
+    return "/".join(p for p in parts if p)
+
+
+def _layout(files: dict[str, tuple[list[str], object, int]], dirs: set[str], where: str):
+    """Pick the top folder: all files at the root, or all inside one folder. Returns (top, members).
+
+    ``where`` names the folder or archive in messages."""
+    rule = "the files must be at the top or all inside one top folder"
+    depths = {len(parts) for parts, _, _ in files.values()}
+    tops = {parts[0] for parts, _, _ in files.values() if len(parts) > 1}
+    if not files:
+        raise SubmissionError("holds no files", file=where)
+    if max(depths) > 2:
+        deep = min(k for k, (parts, _, _) in files.items() if len(parts) > 2)
+        raise SubmissionError(f"refused: nested folders ('{deep}'); {rule}", file=where)
+    if depths == {1}:
+        top = ""
+        if dirs:
+            raise SubmissionError(
+                f"refused: folder '{sorted(dirs)[0]}/' next to the files; {rule}", file=where
+            )
+    elif depths == {2} and len(tops) == 1:
+        top = tops.pop()
+        extra = sorted(d for d in dirs if d != top)
+        if extra:
+            raise SubmissionError(f"refused: nested folders ('{extra[0]}/'); {rule}", file=where)
+    else:
+        first = sorted(tops)[0] + "/"
+        what = "several top folders" if len(tops) > 1 else "files both at the top and in a folder"
+        raise SubmissionError(f"refused: {what} ('{first}'); {rule}", file=where)
+    members = {}
+    for key, (parts, ref, size) in files.items():
+        members[parts[-1]] = (key, ref, size)
+    return top, members
+
+
+def open_container(path, label: str = "") -> Container:
+    """Open a submission folder or ``.zip`` archive (see the module docstring for the rules).
+
+    Raises :class:`SubmissionError` for anything refused, ``FileNotFoundError`` if ``path``
+    does not exist.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no such file or folder: {path}")
+    if path.is_dir():
+        return _open_folder(path, label)
+    if not path.is_file():
+        raise SubmissionError(
+            "not a folder or a .zip archive (not a regular file)", file=label or path.name
+        )
+    if zipfile.is_zipfile(path):
+        return _open_zip(path, label)
+    if path.suffix.lower() == ".zip":
+        raise SubmissionError(
+            "not a valid zip archive (corrupt or truncated)", file=label or path.name
+        )
+    raise SubmissionError("not a folder or a .zip archive", file=label or path.name)
+
+
+def _ignored_warning(ignored: list[str], label: str) -> list[Finding]:
+    if not ignored:
+        return []
+    shown = ", ".join(ignored[:3]) + (f" and {len(ignored) - 3} more" if len(ignored) > 3 else "")
+    return [
+        Finding(
+            label or None,
+            None,
+            None,
+            f"ignored {len(ignored)} hidden or macOS metadata entr"
+            f"{'y' if len(ignored) == 1 else 'ies'}: {shown}",
+        )
+    ]
+
+
+def _scan_dir(
+    path: Path, rel: list[str], files: dict, dirs: set, ignored: list, depth: int
+) -> None:
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+    except OSError as e:
+        raise SubmissionError(f"cannot list folder {path}: {e.strerror}") from None
+    for entry in entries:
+        parts = rel + [entry.name]
+        key = "/".join(parts)
+        if _ignorable(parts):
+            ignored.append(key + ("/" if entry.is_dir(follow_symlinks=False) else ""))
+            continue
+        st = entry.stat(follow_symlinks=False)
+        if stat.S_ISLNK(st.st_mode):
+            raise SubmissionError("refused: symbolic link", file=key)
+        if stat.S_ISDIR(st.st_mode):
+            dirs.add(key)
+            if depth < 2:  # one level is allowed; the second is listed to be refused
+                _scan_dir(Path(entry.path), parts, files, dirs, ignored, depth + 1)
+            else:
+                files[key + "/..."] = (parts + ["..."], None, 0)
+        elif stat.S_ISREG(st.st_mode):
+            files[key] = (parts, Path(entry.path), st.st_size)
+        else:
+            raise SubmissionError(
+                "refused: not a regular file (a pipe, socket or device)", file=key
+            )
+
+
+def _open_folder(path: Path, label: str) -> Container:
+    files: dict = {}
+    dirs: set = set()
+    ignored: list[str] = []
+    _scan_dir(path, [], files, dirs, ignored, 1)
+    top, members = _layout(files, dirs, label or path.name or str(path))
+    return Container(
+        path=path,
+        kind="folder",
+        label=label,
+        top=top,
+        members={
+            n: _Member(n, _join(label, key), size, ref) for n, (key, ref, size) in members.items()
+        },
+        warnings=_ignored_warning(ignored, label),
+    )
+
+
+def _open_zip(path: Path, label: str) -> Container:
+    where = label or path.name
+    try:
+        zf = zipfile.ZipFile(path)
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        OSError,
+        ValueError,
+        EOFError,
+        NotImplementedError,
+    ) as e:
+        raise SubmissionError(f"not a readable zip archive: {e}", file=where) from None
+    try:
+        infos = zf.infolist()
+        if len(infos) > MAX_ENTRIES:
+            raise SubmissionError(
+                f"refused: {len(infos):,} entries (limit {MAX_ENTRIES:,})", file=where
+            )
+        files: dict = {}
+        dirs: set = set()
+        ignored: list[str] = []
+        for info in infos:
+            name = info.filename
+            if any(ord(ch) < 32 for ch in name):
+                raise SubmissionError(
+                    f"refused: entry name with control characters {name!r}", file=where
+                )
+            if _ABSOLUTE.match(name):
+                raise SubmissionError(f"refused: absolute path '{name}' in the archive", file=where)
+            parts = [p for p in re.split(r"[/\\]", name) if p not in ("", ".")]
+            if ".." in parts:
+                raise SubmissionError(f"refused: path '{name}' leaves the archive (..)", file=where)
+            if not parts:
+                raise SubmissionError(f"refused: entry with an empty name {name!r}", file=where)
+            key = "/".join(parts)
+            if _ignorable(parts):
+                ignored.append(key + ("/" if info.is_dir() else ""))
+                continue
+            if stat.S_ISLNK(info.external_attr >> 16):
+                raise SubmissionError(f"refused: symbolic link '{key}' in the archive", file=where)
+            if info.is_dir() or name.endswith(("/", "\\")):
+                dirs.add(key)
+                continue
+            if info.flag_bits & 0x1:
+                raise SubmissionError(
+                    f"refused: '{key}' is encrypted (password-protected "
+                    f"archives are not supported)",
+                    file=where,
+                )
+            if key in files:
+                raise SubmissionError(
+                    f"refused: duplicate entry '{key}' in the archive", file=where
+                )
+            files[key] = (parts, info, info.file_size)
+        # folders implied by file paths count as folders too
+        for parts, _, _ in files.values():
+            for k in range(1, len(parts)):
+                dirs.add("/".join(parts[:k]))
+        top, members = _layout(files, dirs, where)
+    except BaseException:
+        zf.close()
+        raise
+    return Container(
+        path=path,
+        kind="zip",
+        label=label,
+        top=top,
+        members={
+            n: _Member(n, _join(label, key), size, ref) for n, (key, ref, size) in members.items()
+        },
+        warnings=_ignored_warning(ignored, label or path.name),
+        _zip=zf,
+    )
