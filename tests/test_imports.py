@@ -19,12 +19,6 @@ import teamleduc
 
 PACKAGE_ROOT = Path(teamleduc.__file__).parent
 
-#: circles that another change removes; the test accepts exactly these (and fails once one is
-#: gone, so the entry is removed with it). Empty this when that work is merged.
-KNOWN_CYCLES_TO_REMOVE: tuple[frozenset[str], ...] = (
-    frozenset({"teamleduc.belief", "teamleduc.solver.dag"}),  # belief <-> solver DAG
-)
-
 
 def module_files(root: Path, package: str) -> dict[str, Path]:
     """Dotted module name -> source file, for every ``.py`` file under ``root``."""
@@ -132,10 +126,7 @@ def test_the_cycle_finder_sees_lazy_relative_and_absolute_imports(tmp_path):
 
 def test_no_import_cycles():
     found = cycles(GRAPH)
-    new = [c for c in found if c not in KNOWN_CYCLES_TO_REMOVE]
-    assert not new, "import cycles: " + " | ".join(describe(c, GRAPH) for c in new)
-    gone = [sorted(c) for c in KNOWN_CYCLES_TO_REMOVE if c not in found]
-    assert not gone, f"no longer a cycle, remove it from KNOWN_CYCLES_TO_REMOVE: {gone}"
+    assert not found, "import cycles: " + " | ".join(describe(c, GRAPH) for c in found)
 
 
 def test_every_imported_package_module_exists():
