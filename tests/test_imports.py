@@ -1,6 +1,8 @@
-"""The import graph of the package: no circles, no import of a module that does not exist, and
-the layering the layout promises (the files package below its compatibility faces, nothing but
-the entry point importing the CLI, every command module registered).
+"""The import graph of the package: no circles, no import against the one-way flow of layers
+(rules -> tree -> files -> reach -> evaluate -> belief DAG -> best response -> grade -> solver ->
+commands), no import of a module that does not exist, and the layering the layout promises
+(the files package below its compatibility faces, nothing but the entry point importing the
+CLI, every command module registered).
 
 Every ``import`` and ``from ... import`` statement counts, at module level or inside a function
 (a lazy import that reaches back is still a circle), relative or absolute.
@@ -173,3 +175,68 @@ def test_every_command_module_is_registered():
     for module in COMMAND_MODULES:
         for command in module.COMMANDS:
             assert cli.commands[command.name] is command
+
+
+#: The one-way flow of docs/design.md, lowest layer first: a module may import its own layer and
+#: the layers before it, never a later one (not even inside a function). Every module of the
+#: package must be placed here, so a new module is placed deliberately.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("teamleduc", "teamleduc.errors", "teamleduc.config"),
+    ("teamleduc.rules",),
+    ("teamleduc.tree",),
+    (
+        "teamleduc.infosets",
+        "teamleduc.payoffs",
+        "teamleduc.files",
+        "teamleduc.submission",
+        "teamleduc.formats2025",
+        "teamleduc.safeio",
+        "teamleduc.validate",
+        "teamleduc.replay",
+    ),
+    ("teamleduc.reach", "teamleduc.baselines", "teamleduc.entrants"),
+    ("teamleduc.evaluate",),
+    ("teamleduc.dag",),
+    ("teamleduc.belief", "teamleduc.best_response"),
+    ("teamleduc.grade", "teamleduc.standings", "teamleduc.leaderboard"),
+    ("teamleduc.solver",),
+    (
+        "teamleduc.api",
+        "teamleduc.warmup",
+        "teamleduc.commands",
+        "teamleduc.cli",
+        "teamleduc.__main__",
+    ),
+)
+
+
+def layer_of(module: str) -> int | None:
+    """The layer of ``module``: that of the longest entry of LAYERS that is it or its package."""
+    best, depth = None, -1
+    for k, entries in enumerate(LAYERS):
+        for entry in entries:
+            if module == entry or (module.startswith(entry + ".") and entry != "teamleduc"):
+                if entry.count(".") > depth:
+                    best, depth = k, entry.count(".")
+    return best
+
+
+def test_every_module_has_a_layer():
+    missing = sorted(m for m in GRAPH if layer_of(m) is None)
+    assert not missing, f"place these modules in LAYERS (tests/test_imports.py): {missing}"
+
+
+def test_imports_follow_the_layers():
+    upward = [
+        f"{a} (layer {layer_of(a)}) imports {b} (layer {layer_of(b)})"
+        for a in sorted(GRAPH)
+        for b in sorted(GRAPH[a])
+        if layer_of(a) is not None and layer_of(b) is not None and layer_of(b) > layer_of(a)
+    ]
+    assert not upward, "imports against the flow: " + "; ".join(upward)
+
+
+def test_the_layer_check_sees_an_upward_import():
+    assert layer_of("teamleduc.dag.kernels") == layer_of("teamleduc.dag")
+    assert layer_of("teamleduc.solver.driver") > layer_of("teamleduc.best_response")
+    assert layer_of("teamleduc.no_such_module") is None
