@@ -27,14 +27,15 @@ responder's own card), and ``NashConv = sum_i (BR_i(sigma_-i) - u_i(sigma))`` (L
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import __version__
 from .belief import argmax_actions, max_dp, team_beliefs
-from .config import GameConfig, get_config
-from .entrants import load_entrant
+from .config import ConfigLike, GameConfig, get_config
+from .entrants import EntrantSpec, load_entrant
 from .errors import TeamLeducError
 from .reach import coalition_weights, team_reach
 from .tree import PublicTree, build_tree
@@ -212,7 +213,11 @@ def best_response_to_weights(
 
 
 def best_response(
-    config, responding_team, opponent, *, opponent_name: str | None = None
+    config: ConfigLike,
+    responding_team: int | str | Sequence[int],
+    opponent: EntrantSpec,
+    *,
+    opponent_name: str | None = None,
 ) -> BestResponse:
     """Exact best response of ``responding_team`` to ``opponent``.
 
@@ -319,7 +324,9 @@ def _require_two_teams(config: GameConfig, what: str) -> None:
         )
 
 
-def exploitability(config, submission, *, name: str | None = None) -> Exploitability:
+def exploitability(
+    config: ConfigLike, submission: EntrantSpec, *, name: str | None = None
+) -> Exploitability:
     """Both exact team best responses to a full submission, and the saddle-point gap."""
     t0 = time.perf_counter()
     config = get_config(config)
@@ -352,7 +359,7 @@ def exploitability(config, submission, *, name: str | None = None) -> Exploitabi
     )
 
 
-def worst_cases(config, submission) -> tuple:
+def worst_cases(config: ConfigLike, submission: EntrantSpec) -> tuple[float | None, float | None]:
     """``(as_A, as_B)``: the submission's exact worst-case team value as team A (``-BR_B(x)``)
     and as team B (``-BR_A(y)``); None for a team the submission does not play."""
     config = get_config(config)
@@ -421,7 +428,7 @@ class NashConv:
         }
 
 
-def nash_conv(config, submission, *, name: str | None = None) -> NashConv:
+def nash_conv(config: ConfigLike, submission: EntrantSpec, *, name: str | None = None) -> NashConv:
     """NashConv of a full submission in a game whose teams are single seats."""
     t0 = time.perf_counter()
     config = get_config(config)

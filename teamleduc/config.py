@@ -155,6 +155,9 @@ PRESETS: dict[str, GameConfig] = {
 
 DEFAULT_PRESET = "team-leduc"
 
+#: what every function taking a game accepts: a GameConfig or a preset name
+ConfigLike = GameConfig | str
+
 
 def get_config(name: str = DEFAULT_PRESET, **overrides) -> GameConfig:
     """The preset ``name``, with any field replaced by ``overrides`` (validated again)."""

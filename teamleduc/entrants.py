@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import baselines
-from .config import GameConfig, get_config
+from .config import ConfigLike, get_config
 from .errors import TeamLeducError
 from .files.model import Submission
 from .files.reading import load_submission
@@ -35,8 +35,13 @@ class Entrant:
         return int(len(self.submission.signals))
 
 
+#: what every function taking a submission accepts: a path (folder or ``.zip``), a baseline
+#: name, a loaded Submission or an Entrant
+EntrantSpec = str | os.PathLike | Submission | Entrant
+
+
 def load_entrant(
-    spec: object, config: GameConfig | str, seats: Iterable[int] | None = None
+    spec: EntrantSpec, config: ConfigLike, seats: Iterable[int] | None = None
 ) -> Entrant:
     """Resolve one submission argument.
 

@@ -34,14 +34,15 @@ extensive-form games, with each team's signal as an outer mixture (TMECor, spec 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
 
 from . import __version__
-from .config import GameConfig, get_config
-from .entrants import Entrant, load_entrant
+from .config import ConfigLike, GameConfig, get_config
+from .entrants import Entrant, EntrantSpec, load_entrant
 from .errors import TeamLeducError
 from .payoffs import deal_community_probabilities, deal_probabilities, payoff_groups
 from .reach import coalition_weights, kernel_array, team_reach
@@ -280,7 +281,14 @@ def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None)
 # --------------------------------------------------------------------------- API
 
 
-def evaluate(team_a, team_b, config="team-leduc", *, cards=None, community=None) -> EvalResult:
+def evaluate(
+    team_a: EntrantSpec,
+    team_b: EntrantSpec,
+    config: ConfigLike = "team-leduc",
+    *,
+    cards: Sequence[int | str] | str | None = None,
+    community: int | str | None = None,
+) -> EvalResult:
     """Exact expected utility of team A when ``team_a`` plays team A's seats (1, 3) and
     ``team_b`` team B's (2, 4).
 
@@ -349,7 +357,7 @@ def evaluate(team_a, team_b, config="team-leduc", *, cards=None, community=None)
     )
 
 
-def match(x, y, config="team-leduc") -> MatchResult:
+def match(x: EntrantSpec, y: EntrantSpec, config: ConfigLike = "team-leduc") -> MatchResult:
     """X against Y in both seatings (X as team A, then X as team B); X's score is the mean of
     its two team utilities. Each submission must play every seat (or be a baseline)."""
     t0 = time.perf_counter()

@@ -16,12 +16,14 @@ parses uniquely because the owner's field is the only one that is not ``?``.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .config import GameConfig
 from .rules import ACTION_CHARS
 from .tree import PublicTree, build_tree
 
@@ -132,7 +134,7 @@ def infoset_tables(tree: PublicTree) -> tuple[InfosetTable, ...]:
     return tuple(out)
 
 
-def tables_for(config) -> tuple[InfosetTable, ...]:
+def tables_for(config: GameConfig) -> tuple[InfosetTable, ...]:
     return infoset_tables(build_tree(config))
 
 
@@ -185,7 +187,9 @@ def write_text_atomic(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def write_infoset_files(tree: PublicTree, out_dir, examples: bool = True) -> list[Path]:
+def write_infoset_files(
+    tree: PublicTree, out_dir: str | os.PathLike, examples: bool = True
+) -> list[Path]:
     """Write the information-set files (and the handout's uniform example submission).
 
     Returns the paths written, in order. Output is byte-for-byte deterministic.

@@ -9,6 +9,7 @@ against :mod:`teamleduc.rules`, so an illegal action is reported with the rule i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import rules
@@ -92,7 +93,12 @@ def parse_rank(config: GameConfig, text: str, what: str) -> int:
     raise TeamLeducError(f"{what}: unknown rank {text!r}; ranks are {', '.join(config.ranks)}")
 
 
-def replay(config: GameConfig, cards, actions: str, community=None) -> ReplayResult:
+def replay(
+    config: GameConfig,
+    cards: Sequence[int | str] | str,
+    actions: str,
+    community: int | str | None = None,
+) -> ReplayResult:
     """Replay a hand; raises :class:`TeamLeducError` naming the first illegal step."""
     tree = build_tree(config)
     tables = infoset_tables(tree)
