@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = sorted([ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")])
+DOCS = sorted(
+    [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *(ROOT / "docs").glob("*.md")]
+    + [ROOT / "submissions" / "README.md", ROOT / "data" / "README.md"]
+)
 README_MAX_LINES = 260
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
