@@ -1,0 +1,17 @@
+"""Play and learn: PettingZoo and Gymnasium environments on the toolkit's own rules and tree.
+
+* :func:`env` / :class:`raw_env`: the PettingZoo AEC environment of any preset (every seat an
+  agent ``player_1`` ... ``player_n``);
+* :class:`SeatEnv`: a Gymnasium environment for one seat, every other seat played by a fixed
+  submission or baseline (registered as ``teamleduc/TeamLeduc-v0`` and the like);
+* :class:`SubmissionPolicy` and :func:`policy_submission`: a submission as an agent, and a
+  tabular policy as a validated submission;
+* :func:`simulate`: N hands at once on the public tree (fast rollouts, a Monte Carlo check).
+
+See ``docs/environments.md``.
+"""
+
+from .aec import env, raw_env
+from .game import EnvGame, Hand, IllegalActionError, agent_name, env_game
+
+__all__ = ["env", "raw_env", "EnvGame", "Hand", "IllegalActionError", "agent_name", "env_game"]
