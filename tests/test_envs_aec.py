@@ -148,7 +148,15 @@ def test_penalty_wrapper_ends_the_hand():
 def test_observation_layout_and_contents():
     game = env_game("team-leduc")
     names = [b for b, lo, hi in game.layout()]
-    assert names == ["own_rank", "community", "seat", "to_act", "active", "contributions", "history"]
+    assert names == [
+        "own_rank",
+        "community",
+        "seat",
+        "to_act",
+        "active",
+        "contributions",
+        "history",
+    ]
     assert game.offsets["history"] == (22, 22 + 32 * 12)
     assert game.describe_index(0) == "own_rank: J"
     assert game.describe_index(22 + 12 + 3 * 3 + 1) == "history[1]: seat 4 r"

@@ -13,5 +13,27 @@ See ``docs/environments.md``.
 
 from .aec import env, raw_env
 from .game import EnvGame, Hand, IllegalActionError, agent_name, env_game
+from .policies import SubmissionPolicy, policy_submission, write_policy
+from .registration import ENV_IDS, env_id, register_all
+from .seat import SeatEnv
+from .simulate import Simulation, simulate
 
-__all__ = ["env", "raw_env", "EnvGame", "Hand", "IllegalActionError", "agent_name", "env_game"]
+register_all()
+
+__all__ = [
+    "ENV_IDS",
+    "EnvGame",
+    "Hand",
+    "IllegalActionError",
+    "SeatEnv",
+    "Simulation",
+    "SubmissionPolicy",
+    "agent_name",
+    "env",
+    "env_game",
+    "env_id",
+    "policy_submission",
+    "raw_env",
+    "simulate",
+    "write_policy",
+]
