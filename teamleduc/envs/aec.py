@@ -9,7 +9,8 @@ files and every message of the toolkit). Actions ``Discrete(3)`` in the spec's c
 otherwise. Rewards come at the end of the hand, in chips: each seat's own utility, or with
 ``team_rewards=True`` its team's total. ``infos[agent]`` holds ``infoset`` (the spec string) and
 ``infoset_index`` (its 0-based line in ``leduc4-infosets-player{i}.csv``) for the agent to act
-(``None`` and -1 for the others), ``seat`` (1-based) and ``hand`` (hands dealt by this env).
+(``None`` and -1 for the others), ``seat`` (1-based) and ``hand`` (hands dealt since the last
+seeded reset: a policy adapter draws its signals again when it changes).
 
 An illegal action raises :class:`~teamleduc.envs.game.IllegalActionError` naming the legal ones,
 in ``raw_env`` and in ``env()``: a penalty would change the game that ``evaluate`` and ``grade``
@@ -80,6 +81,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         """Deal a new hand; with ``seed`` the deal sequence restarts (cheap: no rebuilding)."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+            self.hands_dealt = 0  # infos' "hand" counts hands since the last seeded reset
         self.hand.deal(self._rng)
         self.hands_dealt += 1
         self.agents = self.possible_agents[:]

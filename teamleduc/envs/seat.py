@@ -91,6 +91,8 @@ class SeatEnv(gymnasium.Env):
         if seed is None and self._seed is not None:
             seed, self._seed = self._seed, None
         super().reset(seed=seed)
+        if seed is not None:
+            self.hands_dealt = 0  # info["hand"] counts hands since the last seeded reset
         self.others.rng = self.np_random
         self.hand.deal(self.np_random)
         self.hands_dealt += 1
@@ -142,4 +144,5 @@ class SeatEnv(gymnasium.Env):
             "infoset": hand.infoset(self.seat) if mine else None,
             "infoset_index": hand.infoset_index(self.seat) if mine else -1,
             "seat": self.seat + 1,
+            "hand": self.hands_dealt,
         }
