@@ -13,7 +13,7 @@ See ``docs/environments.md``.
 
 from .aec import env, raw_env
 from .game import EnvGame, Hand, IllegalActionError, agent_name, env_game
-from .policies import SubmissionPolicy, policy_submission, write_policy
+from .policies import SubmissionPolicy, greedy_policy, policy_submission, write_policy
 from .registration import ENV_IDS, env_id, register_all
 from .seat import SeatEnv
 from .simulate import Simulation, simulate
@@ -32,6 +32,7 @@ __all__ = [
     "env",
     "env_game",
     "env_id",
+    "greedy_policy",
     "policy_submission",
     "raw_env",
     "simulate",

@@ -30,6 +30,7 @@ from .game import env_game
 
 __all__ = [
     "SubmissionPolicy",
+    "greedy_policy",
     "policy_submission",
     "team_entrants",
     "write_policy",
@@ -218,6 +219,25 @@ def policy_submission(policy, preset="team-leduc", *, probs=None, fill="uniform"
     if problems:
         raise TeamLeducError("invalid policy: " + "; ".join(problems))
     return sub
+
+
+def greedy_policy(values, preset="team-leduc") -> dict:
+    """{seat: (n, 3) one-hot of the legal action with the highest value} from {seat: (n, 3)
+    action values} (e.g. a Q-table indexed by ``info["infoset_index"]``); ties go to the first
+    action in the order c, r, f."""
+    game = env_game(preset)
+    out = {}
+    for key, v in values.items():
+        seat = _seat_key(game.config, key)
+        legal = game.tables[seat].legal
+        v = np.asarray(v, dtype=np.float64)
+        if v.shape != legal.shape:
+            raise TeamLeducError(
+                f"values of player_{seat + 1}: shape {v.shape}, expected {legal.shape}"
+            )
+        best = np.argmax(np.where(legal, v, -np.inf), axis=1)
+        out[key] = np.eye(3)[best]
+    return out
 
 
 def write_policy(policy, path, preset="team-leduc", *, overwrite=False, **kwargs):

@@ -111,10 +111,17 @@ def _play(
     suits,
     num_seats,
     has_community,
+    zrow,
+    group,
+    pot,
+    paid,
+    share,
     cards_out,
     terminal_out,
+    utilities_out,
 ):
     need = num_seats + (1 if has_community else 0)
+    num_ranks = num_cards // suits
     T = meta_len.shape[0]
     chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(chunks):
@@ -155,6 +162,13 @@ def _play(
                     a = 2
                 node = children[node, a]
             terminal_out[h] = node
+            z = zrow[node]
+            k = group[z]
+            deal = 0
+            for s in range(num_seats):
+                deal = deal * num_ranks + cards_out[h, s]
+            for s in range(num_seats):
+                utilities_out[h, s] = share[s, k, deal] * pot[z] - paid[s, z]
 
 
 def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
@@ -198,6 +212,8 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
     n = int(n_hands)
     cards = np.empty((n, S), np.int8 if config.num_ranks < 128 else np.int64)
     terminal = np.empty(n, np.int64)
+    utilities = np.empty((n, S), np.float64)
+    group, pot, paid, share = _payoff_tables(tree)
     _play(
         n,
         int(seed) % (2**32),
@@ -215,10 +231,15 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
         config.suits,
         S,
         config.has_community,
+        zrow,
+        group,
+        pot,
+        paid,
+        share,
         cards,
         terminal,
+        utilities,
     )
-    utilities = _payoffs(tree, zrow[terminal], cards)
     return Simulation(
         preset=config.name,
         utilities=utilities,
@@ -228,14 +249,17 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
     )
 
 
-def _payoffs(tree: PublicTree, z: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """(n, S) utilities at terminal rows ``z`` from the exact payoff tables: share of the pot
-    minus chips put in."""
-    config = tree.config
-    R = config.num_ranks
-    deal = np.ravel_multi_index(tuple(cards.T), (R,) * config.num_seats)
-    out = np.empty(cards.shape, np.float64)
-    for s in range(config.num_seats):
-        g = payoff_groups(tree, (s,))
-        out[:, s] = g.share[g.key[z], deal] * g.pot[z] - g.paid[z]
-    return out
+@functools.lru_cache(maxsize=4)
+def _payoff_tables(tree: PublicTree):
+    """``(group, pot, paid, share)`` of every seat from :func:`teamleduc.payoffs.payoff_groups`:
+    (Z,) payoff group of each terminal, (Z,) pot, (S, Z) chips put in, (S, K, D) share of the pot
+    per group and deal; a seat's utility is ``share[s, group[z], deal] * pot[z] - paid[s, z]``."""
+    groups = [payoff_groups(tree, (s,)) for s in range(tree.config.num_seats)]
+    g0 = groups[0]
+    assert all((g.key == g0.key).all() for g in groups)  # the groups depend on the tree only
+    return (
+        np.ascontiguousarray(g0.key),
+        np.ascontiguousarray(g0.pot),
+        np.stack([g.paid for g in groups]),
+        np.stack([g.share for g in groups]),
+    )
