@@ -1,0 +1,285 @@
+"""One hand of any preset, stepped on the public tree: the engine under every environment.
+
+:class:`EnvGame` gathers what the environments need from a preset, once (cached per
+configuration): the public tree and information-set tables of :mod:`teamleduc.tree` and
+:mod:`teamleduc.infosets`, the layout of the observation vector, and the history tokens of the
+information-set strings. :class:`Hand` is one hand in play: a node id of that tree, the cards,
+and the public part of the observation kept up to date action by action. Nothing here knows the
+betting rules: a legal action is a non-negative entry of ``tree.children``, the next seat is
+``tree.actor``, the chips are ``tree.contrib``, and the payoff is
+:func:`teamleduc.payoffs.utilities_at`. Resetting a hand costs one deal and a few array fills.
+
+Observation vector (float32, length ``EnvGame.obs_size``; S seats, R ranks, H = the longest
+action history of the preset), blocks in this order (:meth:`EnvGame.layout` gives the offsets):
+
+=============  ======  ============================================================
+own_rank       R       one-hot of the observer's private rank (weakest first)
+community      R       one-hot of the community rank; all 0 before the deal (absent
+                       in one-round games: width 0)
+seat           S       one-hot of the observer's seat
+to_act         S       one-hot of the seat to act; all 0 when the hand is over
+active         S       1 for every seat that has not folded
+contributions  S       chips put in by each seat, ante included (not normalised)
+history        H * 3S  slot k (the k-th action of the hand, both rounds, in order):
+                       one-hot at ``3 * seat + action`` (action 0 c, 1 r, 2 f); 0 if
+                       fewer than k + 1 actions were taken
+=============  ======  ============================================================
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..config import GameConfig, get_config
+from ..infosets import InfosetTable, infoset_tables, mask
+from ..payoffs import utilities_at
+from ..rules import ACTION_CHARS
+from ..tree import CHANCE, DECISION, TERMINAL, PublicTree, build_tree
+
+__all__ = ["EnvGame", "Hand", "IllegalActionError", "agent_name", "env_game"]
+
+BLOCKS = ("own_rank", "community", "seat", "to_act", "active", "contributions", "history")
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal for the seat to act (the message names the legal ones)."""
+
+
+def agent_name(seat: int) -> str:
+    """The agent of 0-based ``seat``: ``player_1`` for seat 1, as in the handout."""
+    return f"player_{seat + 1}"
+
+
+@dataclass(frozen=True, eq=False)
+class EnvGame:
+    """Everything about one preset that the environments share; built once by :func:`env_game`.
+
+    Attributes
+    ----------
+    config, tree, tables : the game, its public tree and its information-set tables.
+    history_slots : H, the most actions any hand of the preset takes.
+    offsets : {block: (start, stop)} of the observation vector (module docstring).
+    obs_high : (obs_size,) float32 upper bound of each observation entry (low is 0).
+    """
+
+    config: GameConfig
+    tree: PublicTree
+    tables: tuple[InfosetTable, ...]
+    history_slots: int
+    offsets: dict
+    obs_high: np.ndarray
+
+    @property
+    def num_seats(self) -> int:
+        return self.config.num_seats
+
+    @property
+    def obs_size(self) -> int:
+        return self.offsets["history"][1]
+
+    def layout(self) -> list[tuple[str, int, int]]:
+        """``[(block, start, stop)]`` of the observation vector, in order."""
+        return [(b, *self.offsets[b]) for b in BLOCKS]
+
+    def describe_index(self, i: int) -> str:
+        """What observation entry ``i`` means, e.g. ``history[2]: seat 3 r``."""
+        c = self.config
+        for block, lo, hi in self.layout():
+            if lo <= i < hi:
+                k = i - lo
+                if block in ("own_rank", "community"):
+                    return f"{block}: {c.ranks[k]}"
+                if block == "history":
+                    slot, rest = divmod(k, 3 * c.num_seats)
+                    return f"history[{slot}]: seat {rest // 3 + 1} {ACTION_CHARS[rest % 3]}"
+                return f"{block}: seat {k + 1}"
+        raise IndexError(f"observation index {i} out of range 0..{self.obs_size - 1}")
+
+    @functools.cached_property
+    def history_tokens(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """``(actions, community)``: ``actions[3 * seat + a]`` = ``P<k>:<a>/``, ``community[r]`` =
+        ``C:<rank>/`` (the tokens of the spec's information-set strings)."""
+        acts = tuple(
+            f"P{s + 1}:{ACTION_CHARS[a]}/" for s in range(self.num_seats) for a in range(3)
+        )
+        return acts, tuple(f"C:{r}/" for r in self.config.ranks)
+
+    @functools.cached_property
+    def masks(self) -> tuple[tuple[str, ...], ...]:
+        """``masks[seat][rank]`` = ``/C:??Q?/``: the start of every information-set string."""
+        c = self.config
+        return tuple(
+            tuple(f"/C:{mask(c, s, r)}/" for r in range(c.num_ranks)) for s in range(c.num_seats)
+        )
+
+
+@functools.lru_cache(maxsize=16)
+def _env_game(config: GameConfig) -> EnvGame:
+    tree = build_tree(config)
+    tables = infoset_tables(tree)
+    S, R = config.num_seats, config.num_ranks
+    term = tree.terminals
+    # actions on the path = depth minus the one chance edge of hands that reach round 2
+    H = int((tree.depth[term] - (tree.community[term] >= 0)).max())
+    widths = {
+        "own_rank": R,
+        "community": R if config.has_community else 0,
+        "seat": S,
+        "to_act": S,
+        "active": S,
+        "contributions": S,
+        "history": H * 3 * S,
+    }
+    offsets, at = {}, 0
+    for b in BLOCKS:
+        offsets[b] = (at, at + widths[b])
+        at += widths[b]
+    high = np.ones(at, np.float32)
+    lo, hi = offsets["contributions"]
+    high[lo:hi] = float(tree.contrib.max())
+    high.setflags(write=False)
+    return EnvGame(config, tree, tables, H, offsets, high)
+
+
+def env_game(preset="team-leduc") -> EnvGame:
+    """The :class:`EnvGame` of a preset name or GameConfig (cached: built once per game)."""
+    return _env_game(get_config(preset))
+
+
+class Hand:
+    """One hand in play on ``game``'s public tree.
+
+    ``node`` is the public node (always a decision or terminal node between calls: chance nodes
+    are passed through with the hand's community card), ``cards`` the private ranks (0-based
+    rank per seat), ``community`` the community rank (-1 before it is dealt or in one-round
+    games), ``public`` the observer-independent part of the observation.
+    """
+
+    def __init__(self, game: EnvGame):
+        self.game = game
+        t = game.tree
+        self._children = t.children
+        self._kind = t.kind
+        self._actor = t.actor
+        self._legal = t.legal
+        self._contrib = t.contrib
+        self._active = t.active
+        self._id_of = [tab.id_of for tab in game.tables]
+        o = game.offsets
+        self._o_comm = o["community"][0]
+        self._o_rank = o["own_rank"][0]
+        self._o_seat = o["seat"][0]
+        self._o_act = o["to_act"][0]
+        self._sl_active = slice(*o["active"])
+        self._sl_contrib = slice(*o["contributions"])
+        self._o_hist = o["history"][0]
+        self._slot = 3 * game.num_seats
+        self._tokens, self._ctokens = game.history_tokens
+        self.public = np.zeros(game.obs_size, np.float32)
+        self.node = 0
+        self.cards: tuple[int, ...] = ()
+        self.community = -1
+        self.actions: list[tuple[int, int]] = []  # (seat, action) in order
+        self.history = ""  # the information-set string after the mask
+
+    def deal(self, rng: np.random.Generator) -> None:
+        """Start a new hand: deal S private cards and the community card from a shuffled deck."""
+        c = self.game.config
+        need = c.num_seats + (1 if c.has_community else 0)
+        ranks = (rng.permutation(c.num_cards)[:need] // c.suits).tolist()
+        self.start(ranks[: c.num_seats], ranks[c.num_seats] if c.has_community else -1)
+
+    def start(self, cards, community: int = -1) -> None:
+        """Start a new hand with given private ranks and (two-round games) community rank; the
+        community card is shown only when round 2 starts."""
+        self.cards = tuple(int(x) for x in cards)
+        self._deck_community = int(community)
+        self.community = -1
+        self.node = 0
+        self.actions = []
+        self.history = ""
+        pub = self.public
+        pub[:] = 0.0
+        pub[self._sl_active] = 1.0
+        pub[self._sl_contrib] = self._contrib[0]
+        pub[self._o_act + int(self._actor[0])] = 1.0
+
+    # -- queries ---------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self._kind[self.node] == TERMINAL
+
+    @property
+    def to_act(self) -> int:
+        """0-based seat to act, -1 when the hand is over."""
+        return int(self._actor[self.node])
+
+    def legal_mask(self) -> np.ndarray:
+        """(3,) bool legal actions c, r, f of the seat to act (all False when over)."""
+        return self._legal[self.node]
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self._legal[self.node]).tolist()
+
+    def infoset_index(self, seat: int) -> int:
+        """0-based line of the current information set of ``seat`` in its file (-1 if it is
+        not to act)."""
+        return int(self._id_of[seat].item(self.node, self.cards[seat]))
+
+    def infoset(self, seat: int) -> str:
+        """The spec string of ``seat``'s information set at the current node (it must act)."""
+        return self.game.masks[seat][self.cards[seat]] + self.history
+
+    def observation(self, seat: int) -> np.ndarray:
+        """(obs_size,) float32 observation of ``seat`` (module docstring)."""
+        v = self.public.copy()
+        v[self._o_rank + self.cards[seat]] = 1.0
+        v[self._o_seat + seat] = 1.0
+        return v
+
+    def utilities(self) -> np.ndarray:
+        """(S,) chips won by each seat (the hand must be over)."""
+        return utilities_at(self.game.tree, self.node, self.cards, self.community)
+
+    def illegal_message(self, action) -> str:
+        legal = ", ".join(f"{a} ({ACTION_CHARS[a]})" for a in self.legal_actions())
+        return (
+            f"action {action!r} is illegal for player_{self.to_act + 1} here; "
+            f"legal actions: {legal} (0 c call/check, 1 r raise, 2 f fold)"
+        )
+
+    # -- stepping --------------------------------------------------------------------------
+
+    def act(self, action: int) -> None:
+        """The seat to act takes ``action`` (0 c, 1 r, 2 f); IllegalActionError if illegal."""
+        node = self.node
+        try:
+            a = int(action)
+            child = int(self._children.item(node, a)) if 0 <= a < 3 else -1
+        except (TypeError, ValueError):
+            child = -1
+        if child < 0 or self._kind[node] != DECISION:
+            raise IllegalActionError(self.illegal_message(action))
+        seat = int(self._actor[node])
+        pub = self.public
+        k = len(self.actions)
+        pub[self._o_hist + k * self._slot + 3 * seat + a] = 1.0
+        self.actions.append((seat, a))
+        self.history += self._tokens[3 * seat + a]
+        if self._kind[child] == CHANCE:
+            y = self._deck_community
+            self.community = y
+            pub[self._o_comm + y] = 1.0
+            self.history += self._ctokens[y]
+            child = int(self._children.item(child, 3 + y))
+        self.node = child
+        pub[self._sl_contrib] = self._contrib[child]
+        pub[self._sl_active] = self._active[child]
+        pub[self._o_act + seat] = 0.0
+        nxt = int(self._actor[child])
+        if nxt >= 0:
+            pub[self._o_act + nxt] = 1.0

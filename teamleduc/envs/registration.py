@@ -1,0 +1,40 @@
+"""Registered ids: ``teamleduc/<Preset>-v0`` for every preset, in Gymnasium (:class:`SeatEnv`)
+and, where PettingZoo has a registry (1.27 and later), in PettingZoo's AEC registry (:func:`env`).
+
+The id is the preset name in CamelCase: ``team-leduc`` -> ``teamleduc/TeamLeduc-v0``,
+``team-leduc-2025`` -> ``teamleduc/TeamLeduc2025-v0``, ``kuhn-100`` -> ``teamleduc/Kuhn100-v0``.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from ..config import PRESETS
+
+__all__ = ["ENV_IDS", "env_id", "register_all"]
+
+
+def env_id(preset: str) -> str:
+    """``teamleduc/TeamLeduc-v0`` for ``team-leduc``."""
+    return "teamleduc/" + "".join(part[:1].upper() + part[1:] for part in preset.split("-")) + "-v0"
+
+
+ENV_IDS = {name: env_id(name) for name in PRESETS}
+
+
+def register_all() -> None:
+    for name, id_ in ENV_IDS.items():
+        if id_ not in gymnasium.registry:
+            gymnasium.register(
+                id_, entry_point="teamleduc.envs.seat:SeatEnv", kwargs={"preset": name}
+            )
+    try:
+        import pettingzoo
+    except ImportError:  # pragma: no cover - pettingzoo is a dependency
+        return
+    if hasattr(pettingzoo, "register"):
+        for name, id_ in ENV_IDS.items():
+            if id_ not in pettingzoo.aec_registry:
+                pettingzoo.register(
+                    "aec", id_, entry_point="teamleduc.envs.aec:env", kwargs={"preset": name}
+                )

@@ -1,0 +1,56 @@
+"""A hand as a text table: one row per seat (card, chips in, state), then the history and pot."""
+
+from __future__ import annotations
+
+from .game import Hand
+
+__all__ = ["render_table", "history_text"]
+
+
+def history_text(hand: Hand) -> str:
+    """The public history as ``1:r 2:f 3:f 4:c / J / 1:c 4:r`` (``/ J /``: the community card)."""
+    config = hand.game.config
+    parts = []
+    round_of = hand.game.tree.round
+    shown = False
+    node = 0
+    for seat, a in hand.actions:
+        if not shown and hand.community >= 0 and round_of[node] == 1:
+            parts.append(f"/ {config.ranks[hand.community]} /")
+            shown = True
+        parts.append(f"{seat + 1}:{'crf'[a]}")
+        node = _child(hand, node, a)
+    if not shown and hand.community >= 0:
+        parts.append(f"/ {config.ranks[hand.community]} /")
+    return " ".join(parts) if parts else "(no action yet)"
+
+
+def _child(hand: Hand, node: int, a: int) -> int:
+    tree = hand.game.tree
+    child = int(tree.children[node, a])
+    if tree.kind[child] == 1:  # chance: follow the community card
+        child = int(tree.children[child, 3 + hand.community])
+    return child
+
+
+def render_table(hand: Hand, viewer: int | None = None) -> str:
+    """The hand as text. ``viewer`` (0-based seat) sees only its own card until the showdown;
+    None shows every card (the environment's full state)."""
+    game = hand.game
+    config = game.config
+    tree = game.tree
+    node = hand.node
+    over = hand.over
+    active = tree.active[node]
+    showdown = over and int(active.sum()) > 1
+    lines = [f"{'seat':<16}{'card':<6}{'in':>4}  state"]
+    for s in range(config.num_seats):
+        visible = viewer is None or s == viewer or (showdown and active[s])
+        card = config.ranks[hand.cards[s]] if visible else "?"
+        state = "folded" if not active[s] else ("to act" if hand.to_act == s else "")
+        label = f"player_{s + 1}" + (" (you)" if viewer == s else "")
+        lines.append(f"{label:<16}{card:<6}{int(tree.contrib[node, s]):>4}  {state}".rstrip())
+    comm = config.ranks[hand.community] if hand.community >= 0 else "-"
+    lines.append(f"community {comm}   pot {int(tree.contrib[node].sum())}")
+    lines.append(f"history   {history_text(hand)}")
+    return "\n".join(lines)

@@ -1,0 +1,284 @@
+"""Batch simulator: N hands on the public tree at once, with one compiled kernel.
+
+The kernel deals the cards of a chunk of hands (a partial Fisher-Yates shuffle of the deck)
+and draws each team's signals, then walks all of the chunk's hands down the public tree
+together, one action of every live hand per pass: at each decision node it samples the actor's
+action from one flat table of cumulative probabilities indexed by (seat, signal, information
+set); a chance node takes the hand's community card. It
+returns the terminal node of each hand, and the payoffs are read from the exact tables of
+:func:`teamleduc.payoffs.payoff_groups` (the same numbers :func:`teamleduc.evaluate.evaluate`
+sums), so no rule is written twice. The kernel draws from numba's generator, reseeded from ``seed`` at every chunk of
+:data:`CHUNK` hands (chunks run in parallel threads): the same seed gives the same hands,
+whatever the number of threads. Use it for fast rollouts and as an independent Monte Carlo
+check of the exact evaluator, never as a grader.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from ..payoffs import payoff_groups
+from ..tree import CHANCE, TERMINAL, PublicTree
+from .game import env_game
+from .policies import team_entrants
+
+__all__ = ["Simulation", "simulate"]
+
+
+@dataclass(frozen=True, eq=False)
+class Simulation:
+    """Sampled hands. ``utilities`` (n, S) chips won per hand and seat; ``teams`` the seats of
+    each team (0-based); ``terminal`` (n,) the terminal node of each hand."""
+
+    preset: str
+    utilities: np.ndarray
+    terminal: np.ndarray
+    teams: tuple[tuple[int, ...], ...]
+    seconds: float
+
+    @property
+    def n_hands(self) -> int:
+        return int(self.utilities.shape[0])
+
+    def team_utilities(self) -> np.ndarray:
+        """(n, T) each team's total per hand."""
+        return np.stack([self.utilities[:, list(t)].sum(axis=1) for t in self.teams], axis=1)
+
+    def mean(self) -> np.ndarray:
+        """(S,) mean utility per seat."""
+        return self.utilities.mean(axis=0)
+
+    def stderr(self) -> np.ndarray:
+        """(S,) standard error of each seat's mean."""
+        return self.utilities.std(axis=0, ddof=1) / np.sqrt(self.n_hands)
+
+    def team_mean(self) -> np.ndarray:
+        return self.team_utilities().mean(axis=0)
+
+    def team_stderr(self) -> np.ndarray:
+        return self.team_utilities().std(axis=0, ddof=1) / np.sqrt(self.n_hands)
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.n_hands / self.seconds if self.seconds > 0 else float("inf")
+
+
+@functools.lru_cache(maxsize=8)
+def _tree_tables(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
+    """``(gid, zrow)``: (N, R) information-set id of (node, rank) for the seat acting at node
+    (-1 elsewhere), and (N,) the row of each terminal node in ``tree.terminals`` (-1 elsewhere)."""
+    tables = env_game(tree.config).tables
+    gid = np.full((tree.num_nodes, tree.config.num_ranks), -1, np.int32)
+    for tab in tables:
+        gid[tab.node, tab.rank] = np.arange(tab.size, dtype=np.int32)
+    zrow = np.full(tree.num_nodes, -1, np.int64)
+    zrow[tree.terminals] = np.arange(len(tree.terminals))
+    return gid, zrow
+
+
+def _cumulative(strategy: np.ndarray) -> np.ndarray:
+    """(K, n, 2) thresholds: action c if u < t0, r if u < t1, else f; a threshold is 1 where no
+    later action has mass, so rounding never picks an action of probability 0."""
+    c = np.cumsum(strategy[..., :2], axis=-1)
+    c[..., 1] = np.where(strategy[..., 2] > 0, c[..., 1], 1.0)
+    c[..., 0] = np.where((strategy[..., 1] > 0) | (strategy[..., 2] > 0), c[..., 0], 1.0)
+    return c
+
+
+#: hands per chunk: each chunk reseeds numba's generator from (seed, chunk), so the hands do not
+#: depend on how the chunks are spread over threads
+CHUNK = 1 << 14
+
+
+@njit(cache=True, parallel=True)
+def _play(
+    n,
+    seed,
+    children,
+    kind,
+    actor,
+    gid,
+    thresholds,
+    seat_base,
+    seat_size,
+    team_of,
+    meta_cum,
+    meta_len,
+    num_cards,
+    suits,
+    num_seats,
+    has_community,
+    zrow,
+    group,
+    pot,
+    paid,
+    share,
+    cards_out,
+    terminal_out,
+    utilities_out,
+):
+    need = num_seats + (1 if has_community else 0)
+    num_ranks = num_cards // suits
+    T = meta_len.shape[0]
+    chunks = (n + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        np.random.seed((seed * 1000003 + c * 7919) % 4294967296)
+        lo = c * CHUNK
+        m = min(n, lo + CHUNK) - lo
+        deck = np.arange(num_cards)
+        comm = np.empty(m, np.int64)
+        signal = np.empty((m, T), np.int64)
+        for h in range(m):
+            for i in range(need):  # partial Fisher-Yates: deck[:need] is a uniform draw
+                j = i + int(np.random.random() * (num_cards - i))
+                tmp = deck[i]
+                deck[i] = deck[j]
+                deck[j] = tmp
+            for s in range(num_seats):
+                cards_out[lo + h, s] = deck[s] // suits
+            comm[h] = deck[num_seats] // suits if has_community else -1
+            for t in range(T):
+                u = np.random.random()
+                k = 0
+                while k < meta_len[t] - 1 and u >= meta_cum[t, k]:
+                    k += 1
+                signal[h, t] = k
+        # one action of every live hand per pass: the hands' table look-ups are independent,
+        # so their cache misses overlap (the walk is bound by memory latency, not arithmetic)
+        node = np.zeros(m, np.int64)
+        live = np.arange(m)
+        num_live = m
+        while num_live > 0:
+            w = 0
+            for q in range(num_live):
+                h = live[q]
+                nd = node[h]
+                if kind[nd] == CHANCE:  # round 2 starts: the hand's community card
+                    nd = children[nd, 3 + comm[h]]
+                s = actor[nd]
+                row = (
+                    seat_base[s]
+                    + signal[h, team_of[s]] * seat_size[s]
+                    + gid[nd, cards_out[lo + h, s]]
+                )
+                u = np.random.random()
+                if u < thresholds[row, 0]:
+                    a = 0
+                elif u < thresholds[row, 1]:
+                    a = 1
+                else:
+                    a = 2
+                nd = children[nd, a]
+                node[h] = nd
+                if kind[nd] != TERMINAL:
+                    live[w] = h
+                    w += 1
+            num_live = w
+        for h in range(m):
+            nd = node[h]
+            terminal_out[lo + h] = nd
+            z = zrow[nd]
+            k = group[z]
+            deal = 0
+            for s in range(num_seats):
+                deal = deal * num_ranks + cards_out[lo + h, s]
+            for s in range(num_seats):
+                utilities_out[lo + h, s] = share[s, k, deal] * pot[z] - paid[s, z]
+
+
+def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
+    """Play ``n_hands`` hands of ``preset`` with every team played by ``submissions``.
+
+    Parameters
+    ----------
+    preset : preset name or GameConfig.
+    submissions : one submission argument (baseline name, path or Submission) for every team,
+        or one per team (team A first). Each team draws its own signal per hand.
+    n_hands : number of hands.
+    seed : seed of the simulator's generator.
+
+    Returns
+    -------
+    Simulation with ``utilities`` (n_hands, S) in chips.
+    """
+    import time
+
+    t0 = time.perf_counter()
+    game = env_game(preset)
+    config, tree = game.config, game.tree
+    S = config.num_seats
+    entrants = team_entrants(config, submissions)
+    team_of = np.array([config.team_of(s) for s in range(S)], np.int64)
+    gid, zrow = _tree_tables(tree)
+    blocks, base, size = [], [], []
+    at = 0
+    for s in range(S):
+        strat = np.asarray(entrants[team_of[s]].submission.strategies[s], np.float64)
+        blocks.append(_cumulative(strat).reshape(-1, 2))
+        base.append(at)
+        size.append(strat.shape[1])
+        at += strat.shape[0] * strat.shape[1]
+    thresholds = np.ascontiguousarray(np.concatenate(blocks))
+    K = max(len(e.submission.probs) for e in entrants)
+    meta_cum = np.ones((len(entrants), K))
+    meta_len = np.array([len(e.submission.probs) for e in entrants], np.int64)
+    for t, e in enumerate(entrants):
+        meta_cum[t, : meta_len[t]] = np.cumsum(e.submission.probs)
+    n = int(n_hands)
+    cards = np.empty((n, S), np.int8 if config.num_ranks < 128 else np.int64)
+    terminal = np.empty(n, np.int64)
+    utilities = np.empty((n, S), np.float64)
+    group, pot, paid, share = _payoff_tables(tree)
+    _play(
+        n,
+        int(seed) % (2**32),
+        tree.children,
+        tree.kind,
+        tree.actor,
+        gid,
+        thresholds,
+        np.array(base, np.int64),
+        np.array(size, np.int64),
+        team_of,
+        meta_cum,
+        meta_len,
+        config.num_cards,
+        config.suits,
+        S,
+        config.has_community,
+        zrow,
+        group,
+        pot,
+        paid,
+        share,
+        cards,
+        terminal,
+        utilities,
+    )
+    return Simulation(
+        preset=config.name,
+        utilities=utilities,
+        terminal=terminal,
+        teams=tuple(tuple(t) for t in config.teams),
+        seconds=time.perf_counter() - t0,
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _payoff_tables(tree: PublicTree):
+    """``(group, pot, paid, share)`` of every seat from :func:`teamleduc.payoffs.payoff_groups`:
+    (Z,) payoff group of each terminal, (Z,) pot, (S, Z) chips put in, (S, K, D) share of the pot
+    per group and deal; a seat's utility is ``share[s, group[z], deal] * pot[z] - paid[s, z]``."""
+    groups = [payoff_groups(tree, (s,)) for s in range(tree.config.num_seats)]
+    g0 = groups[0]
+    assert all((g.key == g0.key).all() for g in groups)  # the groups depend on the tree only
+    return (
+        np.ascontiguousarray(g0.key),
+        np.ascontiguousarray(g0.pot),
+        np.stack([g.paid for g in groups]),
+        np.stack([g.share for g in groups]),
+    )
