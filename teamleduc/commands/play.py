@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ..cli import preset_option
+from .options import preset_option
 
 ACTION_NAMES = {0: "call/check (c)", 1: "raise (r)", 2: "fold (f)"}
 SAID = {0: "calls", 1: "raises", 2: "folds"}
