@@ -187,9 +187,7 @@ class QLearning:
         self._Q = np.zeros((int(sum(sizes)), 3))
         self._legal = np.ascontiguousarray(np.concatenate([t.legal for t in game.tables]))
         self._thresholds = np.ascontiguousarray(
-            np.concatenate(
-                [_cumulative(self.fixed.submission.strategies[s][0]) for s in range(S)]
-            )
+            np.concatenate([_cumulative(self.fixed.submission.strategies[s][0]) for s in range(S)])
         )
         self._gid, self._zrow = _tree_tables(tree)
         self._pay = _payoff_tables(tree)
@@ -241,4 +239,3 @@ class QLearning:
     def submission(self):
         """The current policy as a full Submission (other seats: the bot)."""
         return self.fixed.submission_of(self.policy())
-
