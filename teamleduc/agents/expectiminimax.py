@@ -91,8 +91,8 @@ def expectiminimax_values(tree: PublicTree, seat: int, depth: int) -> np.ndarray
     kids = children[dec, :3]  # (D, 3), -1 where illegal
     legal = kids >= 0
     safe = np.where(legal, kids, 0)
-    chance = np.flatnonzero(kind == CHANCE)
-    ckids = children[chance, 3 : 3 + R]  # (C, R_community)
+    chance = np.flatnonzero(kind == CHANCE)  # none in one-round games
+    ckids = children[chance, 3 : 3 + R] if len(chance) else np.zeros((0, R), np.int64)
     # P(community y | own x) from the unseen cards before the community card is shown
     before = _unseen(config, np.full(1, -1))[0].astype(np.float64)  # (x, y)
     p_comm = before / before.sum(axis=1, keepdims=True)
@@ -108,7 +108,8 @@ def expectiminimax_values(tree: PublicTree, seat: int, depth: int) -> np.ndarray
             small = np.where(legal[:, :, None], vals, np.inf)
             V[dec] = np.where(maxing[:, None], big.max(axis=1), small.min(axis=1))
         # chance nodes average this depth's values of their (non-chance) children
-        V[chance] = np.einsum("cxy,cyx->cx", p_comm, V[csafe])
+        if len(chance):
+            V[chance] = np.einsum("cxy,cyx->cx", p_comm, V[csafe])
     V[kind == TERMINAL] = h[kind == TERMINAL]
     return V
 
