@@ -177,3 +177,12 @@ def test_observation_layout_and_contents():
     assert not hist[4:].any()
     assert e.observe("player_4")["action_mask"].tolist() == [0, 0, 0]  # not its turn
     assert e.observe("player_1")["action_mask"].tolist() == [1, 1, 0]
+
+
+def test_the_game_is_built_once_and_shared():
+    a, b = raw_env("team-leduc"), raw_env("team-leduc", team_rewards=True)
+    assert a.game is b.game and a.game.tree is b.hand.game.tree
+    a.reset(seed=1)
+    node_before = a.hand.node
+    a.reset(seed=1)  # a reset only deals and clears the vector
+    assert a.hand.node == node_before == 0 and a.game is b.game

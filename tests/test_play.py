@@ -75,3 +75,59 @@ def test_bad_seat_and_unknown_opponent_are_one_line_errors(capsys):
         main(["play", "--seat", "1", "--against", "no-such-thing"])
     err = capsys.readouterr().err
     assert e.value.code == 2 and "not a baseline" in err
+
+
+class _CtrlC:
+    """A stdin whose second line is Ctrl-C."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def readline(self):
+        self.calls += 1
+        if self.calls > 1:
+            raise KeyboardInterrupt
+        return "c\n"
+
+
+def test_ctrl_c_ends_cleanly_with_the_summary(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", _CtrlC())
+    with pytest.raises(SystemExit) as e:
+        main(
+            [
+                "play",
+                "--preset",
+                "team-leduc",
+                "--seat",
+                "1",
+                "--against",
+                "aggressive",
+                "--seed",
+                "2",
+            ]
+        )
+    out, err = capsys.readouterr()
+    assert e.value.code == 0 and "Traceback" not in out + err
+    assert "hand(s) played as player_1 against aggressive" in out
+    assert "exact expected value of player_1" in out
+
+
+def test_three_player_game_has_exact_seat_values():
+    values = [seat_value("kuhn-3p", "uniform", s) for s in range(3)]
+    assert sum(values) == pytest.approx(0.0, abs=1e-12)
+    code, out = play(
+        [
+            "--preset",
+            "kuhn-3p",
+            "--seat",
+            "2",
+            "--against",
+            "uniform",
+            "--hands",
+            "1",
+            "--seed",
+            "0",
+        ],
+        "c\nc\n",
+    )
+    assert code == 0 and f"{values[1]:+.6f} chips per hand" in out

@@ -38,3 +38,8 @@ __all__ = [
     "simulate",
     "write_policy",
 ]
+
+
+def _warmup() -> None:
+    """Compile the simulator's kernel on a tiny game (``python -m teamleduc.warmup``)."""
+    simulate("tiny-team", "uniform", 100, seed=0)

@@ -1,9 +1,10 @@
 """Batch simulator: N hands on the public tree at once, with one compiled kernel.
 
-The kernel walks every hand from the root of the public tree: it deals the cards (a partial
-Fisher-Yates shuffle of the deck), draws each team's signal from its meta-strategy, and at
-each decision node samples the actor's action from one flat table of cumulative probabilities
-indexed by (seat, signal, information set); a chance node takes the hand's community card. It
+The kernel deals the cards of a chunk of hands (a partial Fisher-Yates shuffle of the deck)
+and draws each team's signals, then walks all of the chunk's hands down the public tree
+together, one action of every live hand per pass: at each decision node it samples the actor's
+action from one flat table of cumulative probabilities indexed by (seat, signal, information
+set); a chance node takes the hand's community card. It
 returns the terminal node of each hand, and the payoffs are read from the exact tables of
 :func:`teamleduc.payoffs.payoff_groups` (the same numbers :func:`teamleduc.evaluate.evaluate`
 sums), so no rule is written twice. The kernel draws from numba's generator, reseeded from ``seed`` at every chunk of
@@ -126,33 +127,44 @@ def _play(
     chunks = (n + CHUNK - 1) // CHUNK
     for c in prange(chunks):
         np.random.seed((seed * 1000003 + c * 7919) % 4294967296)
+        lo = c * CHUNK
+        m = min(n, lo + CHUNK) - lo
         deck = np.arange(num_cards)
-        signal = np.zeros(T, np.int64)
-        for h in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        comm = np.empty(m, np.int64)
+        signal = np.empty((m, T), np.int64)
+        for h in range(m):
             for i in range(need):  # partial Fisher-Yates: deck[:need] is a uniform draw
                 j = i + int(np.random.random() * (num_cards - i))
                 tmp = deck[i]
                 deck[i] = deck[j]
                 deck[j] = tmp
             for s in range(num_seats):
-                cards_out[h, s] = deck[s] // suits
-            comm = deck[num_seats] // suits if has_community else -1
+                cards_out[lo + h, s] = deck[s] // suits
+            comm[h] = deck[num_seats] // suits if has_community else -1
             for t in range(T):
                 u = np.random.random()
                 k = 0
                 while k < meta_len[t] - 1 and u >= meta_cum[t, k]:
                     k += 1
-                signal[t] = k
-            node = 0
-            while True:
-                kd = kind[node]
-                if kd == TERMINAL:
-                    break
-                if kd == CHANCE:
-                    node = children[node, 3 + comm]
-                    continue
-                s = actor[node]
-                row = seat_base[s] + signal[team_of[s]] * seat_size[s] + gid[node, cards_out[h, s]]
+                signal[h, t] = k
+        # one action of every live hand per pass: the hands' table look-ups are independent,
+        # so their cache misses overlap (the walk is bound by memory latency, not arithmetic)
+        node = np.zeros(m, np.int64)
+        live = np.arange(m)
+        num_live = m
+        while num_live > 0:
+            w = 0
+            for q in range(num_live):
+                h = live[q]
+                nd = node[h]
+                if kind[nd] == CHANCE:  # round 2 starts: the hand's community card
+                    nd = children[nd, 3 + comm[h]]
+                s = actor[nd]
+                row = (
+                    seat_base[s]
+                    + signal[h, team_of[s]] * seat_size[s]
+                    + gid[nd, cards_out[lo + h, s]]
+                )
                 u = np.random.random()
                 if u < thresholds[row, 0]:
                     a = 0
@@ -160,15 +172,22 @@ def _play(
                     a = 1
                 else:
                     a = 2
-                node = children[node, a]
-            terminal_out[h] = node
-            z = zrow[node]
+                nd = children[nd, a]
+                node[h] = nd
+                if kind[nd] != TERMINAL:
+                    live[w] = h
+                    w += 1
+            num_live = w
+        for h in range(m):
+            nd = node[h]
+            terminal_out[lo + h] = nd
+            z = zrow[nd]
             k = group[z]
             deal = 0
             for s in range(num_seats):
-                deal = deal * num_ranks + cards_out[h, s]
+                deal = deal * num_ranks + cards_out[lo + h, s]
             for s in range(num_seats):
-                utilities_out[h, s] = share[s, k, deal] * pot[z] - paid[s, z]
+                utilities_out[lo + h, s] = share[s, k, deal] * pot[z] - paid[s, z]
 
 
 def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
