@@ -1,0 +1,18 @@
+"""Learning agents against the rule bots, measured exactly (the RLCard Leduc project, seed 004).
+
+* :class:`QLearning`: tabular epsilon-greedy Q-learning of one seat against a fixed bot;
+* :class:`CFRAgent`: counterfactual regret minimisation in self-play (the toolkit's regret
+  minimiser), its average policy;
+* :class:`Expectiminimax`: depth-limited expectiminimax with the hand-strength heuristic;
+* :class:`FixedOthers`: one seat against the bot on every other seat: the exact value of any
+  policy of that seat and its exact best-response ceiling;
+* :func:`run_study`: the study (learning curves, summary, grid). See ``docs/agents-study.md``.
+
+Every agent exposes its current policy as a Submission (``submission()``), so ``evaluate``,
+``nash_conv`` and ``grade`` measure it exactly.
+"""
+
+from .fixed import FixedOthers, fixed_others
+from .qlearning import GRID, PROJECT_PARAMETERS, QLearning
+
+__all__ = ["GRID", "PROJECT_PARAMETERS", "FixedOthers", "QLearning", "fixed_others"]

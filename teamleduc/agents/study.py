@@ -1,0 +1,425 @@
+"""The agents study: each learning agent against each rule bot, every point an exact value.
+
+This redoes the experiment of the RLCard Leduc project (seed 004): Q-learning, CFR and
+expectiminimax measured against the random, aggressive and cautious bots. Where the project
+played 5,000 sampled games per point, every point here is the exact expected utility of the
+agent's current policy (:class:`teamleduc.agents.FixedOthers`), averaged over the learning
+seats; each bot's exact best-response value is the ceiling, and one near-equilibrium
+(DCFR, NashConv below 1e-3) gives the reference a Nash player gets against that bot.
+
+* Q-learning trains against each bot for ``episodes`` hands (rotating over the seats) with the
+  project's retained hyper-parameters for that bot, or the best of the project's grid
+  (``grid=True``); a point every ``episodes / points`` hands.
+* CFR trains once, in self-play, for ``cfr_iterations`` iterations; its average policy at each
+  of the same fractions of training is measured against every bot.
+* Expectiminimax does not train: its policy at depth ``depth`` is a flat line, and every depth
+  from 0 to ``max_depth`` is measured (the project's figure 4).
+
+The final policy of every agent is written as a submission (``policies/``), so
+``teamleduc evaluate`` reproduces the last point of each curve.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..baselines import canonical_name
+from ..best_response import exploitability, nash_conv
+from ..config import get_config
+from ..errors import TeamLeducError
+from ..submission import write_submission
+from .cfr import CFRAgent
+from .expectiminimax import Expectiminimax
+from .fixed import fixed_others
+from .qlearning import GRID, PROJECT_PARAMETERS, QLearning
+
+__all__ = ["AGENTS", "Curve", "Study", "StudyRow"]
+
+AGENTS = ("qlearning", "cfr", "expectiminimax")
+DEFAULT_PARAMETERS = (0.01, 0.5, 0.8)  # alpha, gamma, epsilon for a bot the project did not use
+#: the near-equilibrium reference: DCFR iterations (NashConv about 3e-4 on leduc)
+REFERENCE_ITERATIONS = 2000
+
+
+@dataclass
+class Curve:
+    """Exact values of one agent's policy against one bot along its training."""
+
+    agent: str
+    bot: str
+    steps: list = field(default_factory=list)  # episodes (Q-learning) or iterations (CFR)
+    values: list = field(default_factory=list)
+    total: int = 0  # the planned number of steps
+    label: str = ""
+
+
+@dataclass
+class StudyRow:
+    """One line of the summary: the final policy of ``agent`` against ``bot``."""
+
+    bot: str
+    agent: str
+    value: float
+    ceiling: float
+    equilibrium: float | None
+    nash_conv: float | None
+    detail: str
+
+    @property
+    def share(self) -> float:
+        return self.value / self.ceiling if self.ceiling > 0 else float("nan")
+
+
+def _fmt(x, digits=4) -> str:
+    return "" if x is None else f"{x:+.{digits}f}"
+
+
+class Study:
+    """A study run; its attributes fill in as it goes, so an interrupted run keeps its curves
+    (:meth:`write` writes whatever is there)."""
+
+    def __init__(
+        self,
+        config,
+        *,
+        agents=AGENTS,
+        bots=("uniform", "aggressive", "cautious"),
+        episodes: int = 1_000_000,
+        cfr_iterations: int = 2000,
+        cfr_variant: str = "cfr",
+        depth: int = 1,
+        max_depth: int = 5,
+        points: int = 20,
+        seats=None,
+        seed: int = 0,
+        grid: bool = False,
+        grid_episodes: int = 200_000,
+        parameters: tuple | None = None,
+    ):
+        self.config = get_config(config)
+        unknown = [a for a in agents if a not in AGENTS]
+        if unknown or not agents:
+            raise TeamLeducError(
+                f"unknown agent(s) {', '.join(unknown) or '(none)'}; agents: {', '.join(AGENTS)}"
+            )
+        self.agents = tuple(dict.fromkeys(agents))
+        self.bots = tuple(dict.fromkeys(canonical_name(b) for b in bots))
+        self.two_player = len(self.config.teams) == 2 and all(
+            len(t) == 1 for t in self.config.teams
+        )
+        if "cfr" in self.agents and not self.two_player:
+            raise TeamLeducError(
+                f"the CFR agent is for two-player games; on {self.config.name} run "
+                "--agents qlearning,expectiminimax (one learning seat, the bot on the others)"
+            )
+        if int(episodes) < points or int(points) < 1:
+            raise TeamLeducError(f"--episodes must be at least {points} (one per point)")
+        self.episodes, self.points = int(episodes), int(points)
+        self.cfr_iterations, self.cfr_variant = int(cfr_iterations), cfr_variant
+        self.depth, self.max_depth = int(depth), max(int(max_depth), int(depth))
+        self.seats = None if seats is None else tuple(sorted(set(int(s) for s in seats)))
+        self.seed, self.grid, self.grid_episodes = int(seed), bool(grid), int(grid_episodes)
+        self.parameters = parameters
+        self.curves: list[Curve] = []
+        self.rows: list[StudyRow] = []
+        self.depth_values: dict = {}  # (bot, depth) -> value
+        self.grid_results: dict = {}  # bot -> [(alpha, gamma, epsilon, value)]
+        self.final: dict = {}  # (bot or "", agent) -> Submission
+        self.equilibrium: dict = {}  # bot -> value of the near-equilibrium
+        self.seconds = 0.0
+
+    # ------------------------------------------------------------------ running
+
+    def _fixed(self, bot):
+        return fixed_others(self.config, bot, self.seats)
+
+    def _exploit(self, sub) -> float:
+        if self.two_player:
+            return nash_conv(self.config, sub).nash_conv
+        if len(self.config.teams) == 2:
+            return exploitability(self.config, sub).gap
+        return float("nan")
+
+    def _q_parameters(self, bot) -> tuple:
+        if self.parameters is not None:
+            return tuple(self.parameters)
+        if self.grid:
+            best = max(self.grid_results[bot], key=lambda r: r[3])
+            return best[:3]
+        return PROJECT_PARAMETERS.get(bot, DEFAULT_PARAMETERS)
+
+    def run(self, progress: bool = True) -> Study:
+        """Run everything (a KeyboardInterrupt leaves what is done in place)."""
+        from tqdm import tqdm
+
+        t0 = time.perf_counter()
+        q = "qlearning" in self.agents
+        work = 0
+        if q:
+            work += self.episodes * len(self.bots)
+            if self.grid and self.parameters is None:
+                work += self.grid_episodes * len(self.bots) * 4**3
+        if "cfr" in self.agents:
+            work += self.cfr_iterations
+        bar = tqdm(total=work, unit="ep", disable=not progress or None, dynamic_ncols=True)
+        try:
+            if self.two_player:
+                self._reference()
+            if "cfr" in self.agents:
+                self._run_cfr(bar)
+            if "expectiminimax" in self.agents:
+                self._run_expectiminimax()
+            if q:
+                for i, bot in enumerate(self.bots):
+                    if self.grid and self.parameters is None:
+                        self._run_grid(bot, i, bar)
+                    self._run_qlearning(bot, i, bar)
+        finally:
+            bar.close()
+            self.seconds = time.perf_counter() - t0
+        return self
+
+    def _reference(self) -> None:
+        ref = CFRAgent(self.config, "dcfr")
+        ref.train(REFERENCE_ITERATIONS)
+        pol = ref.policy()
+        for bot in self.bots:
+            self.equilibrium[bot] = self._fixed(bot).mean_value(pol)
+
+    def _checkpoints(self, total: int) -> list[int]:
+        return sorted({round(total * k / self.points) for k in range(self.points + 1)})
+
+    def _run_cfr(self, bar) -> None:
+        agent = CFRAgent(self.config, self.cfr_variant)
+        curves = {
+            b: Curve("cfr", b, total=self.cfr_iterations, label=f"CFR ({self.cfr_variant})")
+            for b in self.bots
+        }
+        self.curves.extend(curves.values())
+        for step in self._checkpoints(self.cfr_iterations):
+            n = step - agent.iterations
+            agent.train(n)
+            bar.update(n)
+            pol = agent.policy()
+            for b, c in curves.items():
+                c.steps.append(step)
+                c.values.append(self._fixed(b).mean_value(pol))
+        sub = agent.submission()
+        self.final[("", "cfr")] = sub
+        nc = self._exploit(sub)
+        for b, c in curves.items():
+            f = self._fixed(b)
+            self.rows.append(
+                StudyRow(
+                    b,
+                    "cfr",
+                    c.values[-1],
+                    f.ceiling,
+                    self.equilibrium.get(b),
+                    nc,
+                    f"{self.cfr_variant}, {agent.iterations} iterations",
+                )
+            )
+
+    def _run_expectiminimax(self) -> None:
+        pols = {
+            d: Expectiminimax(self.config, d, self.seats).policy()
+            for d in range(self.max_depth + 1)
+        }
+        sub = self._fixed(self.bots[0]).submission_of(pols[self.depth])
+        self.final[("", "expectiminimax")] = sub
+        nc = self._exploit(sub)
+        for b in self.bots:
+            f = self._fixed(b)
+            for d, pol in pols.items():
+                self.depth_values[(b, d)] = f.mean_value(pol)
+            self.rows.append(
+                StudyRow(
+                    b,
+                    "expectiminimax",
+                    self.depth_values[(b, self.depth)],
+                    f.ceiling,
+                    self.equilibrium.get(b),
+                    nc,
+                    f"depth {self.depth}",
+                )
+            )
+
+    def _run_grid(self, bot, index, bar) -> None:
+        out = self.grid_results.setdefault(bot, [])
+        f = self._fixed(bot)
+        for a, g, e in itertools.product(GRID["alpha"], GRID["gamma"], GRID["epsilon"]):
+            agent = QLearning(
+                self.config,
+                bot,
+                alpha=a,
+                gamma=g,
+                epsilon=e,
+                seats=self.seats,
+                seed=self.seed + index,
+            )
+            agent.train(self.grid_episodes)
+            bar.update(self.grid_episodes)
+            out.append((a, g, e, f.mean_value(agent.policy())))
+
+    def _run_qlearning(self, bot, index, bar) -> None:
+        a, g, e = self._q_parameters(bot)
+        agent = QLearning(
+            self.config, bot, alpha=a, gamma=g, epsilon=e, seats=self.seats, seed=self.seed + index
+        )
+        f = agent.fixed
+        curve = Curve("qlearning", bot, total=self.episodes, label="Q-learning")
+        self.curves.append(curve)
+        for step in self._checkpoints(self.episodes):
+            n = step - agent.episodes
+            agent.train(n)
+            bar.update(n)
+            curve.steps.append(step)
+            curve.values.append(f.mean_value(agent.policy()))
+        sub = agent.submission()
+        self.final[(bot, "qlearning")] = sub
+        self.rows.append(
+            StudyRow(
+                bot,
+                "qlearning",
+                curve.values[-1],
+                f.ceiling,
+                self.equilibrium.get(bot),
+                self._exploit(sub),
+                f"alpha {a:g}, gamma {g:g}, epsilon {e:g}, {agent.episodes:,} episodes",
+            )
+        )
+
+    # ------------------------------------------------------------------ output
+
+    def table(self) -> str:
+        """The summary as a Markdown table (one line per bot and agent, in bot order)."""
+        seats = "both seats" if self.two_player else "learning seats"
+        lines = [
+            f"| bot | agent | exact value ({seats}, chips/hand) | ceiling (best response) | share of ceiling | equilibrium vs bot | NashConv | settings |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        ]
+        order = {a: i for i, a in enumerate(AGENTS)}
+        for r in sorted(self.rows, key=lambda r: (self.bots.index(r.bot), order[r.agent])):
+            lines.append(
+                f"| {r.bot} | {r.agent} | {_fmt(r.value)} | {_fmt(r.ceiling)} | "
+                f"{r.share:.1%} | {_fmt(r.equilibrium)} | "
+                f"{'' if r.nash_conv is None else f'{r.nash_conv:.4f}'} | {r.detail} |"
+            )
+        return "\n".join(lines)
+
+    def depth_table(self) -> str:
+        """Expectiminimax's exact value against each bot at every depth (Markdown)."""
+        depths = sorted({d for _, d in self.depth_values})
+        if not depths:
+            return ""
+        lines = [
+            "| bot | " + " | ".join(f"depth {d}" for d in depths) + " |",
+            "| --- |" + " ---: |" * len(depths),
+        ]
+        for b in self.bots:
+            if (b, depths[0]) in self.depth_values:
+                lines.append(
+                    f"| {b} | " + " | ".join(_fmt(self.depth_values[(b, d)]) for d in depths) + " |"
+                )
+        return "\n".join(lines)
+
+    def write(self, out) -> list[Path]:
+        """Write the curves (CSV and PNG per bot), the summary, the depth table, the grid and
+        the final policies into ``out``; returns the paths written."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for bot in self.bots:
+            curves = [c for c in self.curves if c.bot == bot and c.steps]
+            if not curves:
+                continue
+            f = self._fixed(bot)
+            p = out / f"{bot}.csv"
+            with p.open("w", newline="") as fh:
+                w = csv.writer(fh, lineterminator="\n")
+                w.writerow(["agent", "step", "fraction", "value", "ceiling", "equilibrium"])
+                for c in curves:
+                    for s, v in zip(c.steps, c.values):
+                        w.writerow(
+                            [
+                                c.agent,
+                                s,
+                                f"{s / c.total:.4f}",
+                                repr(v),
+                                repr(f.ceiling),
+                                repr(self.equilibrium.get(bot, "")),
+                            ]
+                        )
+            paths.append(p)
+            paths.append(self._plot(bot, curves, f.ceiling, out / f"{bot}.png"))
+        if self.rows:
+            p = out / "summary.md"
+            text = self.table()
+            if self.depth_values:
+                text += (
+                    "\n\nExpectiminimax by depth (exact value, chips per hand):\n\n"
+                    + self.depth_table()
+                )
+            p.write_text(text + "\n")
+            paths.append(p)
+        if self.depth_values:
+            p = out / "expectiminimax-depths.csv"
+            with p.open("w", newline="") as fh:
+                w = csv.writer(fh, lineterminator="\n")
+                w.writerow(["bot", "depth", "value"])
+                for (b, d), v in sorted(self.depth_values.items()):
+                    w.writerow([b, d, repr(v)])
+            paths.append(p)
+        for bot, results in self.grid_results.items():
+            p = out / f"grid-{bot}.csv"
+            with p.open("w", newline="") as fh:
+                w = csv.writer(fh, lineterminator="\n")
+                w.writerow(["alpha", "gamma", "epsilon", "value"])
+                for r in sorted(results, key=lambda r: -r[3]):
+                    w.writerow([*r[:3], repr(r[3])])
+            paths.append(p)
+        for (bot, agent), sub in self.final.items():
+            name = agent if not bot else f"{agent}-{bot}"
+            paths.append(
+                write_submission(sub, out / "policies" / name, overwrite=True, config=self.config)
+            )
+        return paths
+
+    def _plot(self, bot, curves, ceiling, path) -> Path:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(7.5, 4.5))
+        for c in curves:
+            x = 100.0 * np.asarray(c.steps) / c.total
+            unit = "episodes" if c.agent == "qlearning" else "iterations"
+            ax.plot(x, c.values, marker="o", ms=3, label=f"{c.label} ({c.total:,} {unit})")
+        if (bot, self.depth) in self.depth_values:
+            ax.axhline(
+                self.depth_values[(bot, self.depth)],
+                color="tab:green",
+                ls="-.",
+                label=f"expectiminimax, depth {self.depth}",
+            )
+        ax.axhline(ceiling, color="black", ls="--", label=f"best response (ceiling) {ceiling:+.3f}")
+        if bot in self.equilibrium:
+            eq = self.equilibrium[bot]
+            ax.axhline(eq, color="gray", ls=":", label=f"near-equilibrium {eq:+.3f}")
+        ax.set_xlabel("training (% of the episodes or iterations)")
+        ax.set_ylabel("exact expected value (chips per hand)")
+        ax.set_title(f"{self.config.name}: agents against {bot} (exact, seats averaged)")
+        ax.legend(fontsize=8, loc="lower right")
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return path

@@ -1,0 +1,121 @@
+"""``teamleduc study agents``: learning agents against the rule bots, every point exact.
+
+The subcommand is :func:`agents_command`; the minimal ``study`` group below only registers
+it (the group is shared with other studies).
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..cli import preset_option
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(x.strip().lower() for x in text.split(",") if x.strip())
+
+
+@click.command("agents")
+@click.option("--preset", "config", default="leduc", show_default=True, metavar="P",
+              callback=lambda ctx, p, v: _config(v), help="game preset")  # fmt: skip
+@click.option("--agents", "agents", default="qlearning,cfr,expectiminimax", show_default=True,
+              help="comma-separated: qlearning, cfr, expectiminimax")  # fmt: skip
+@click.option("--bots", default="uniform,aggressive,cautious", show_default=True,
+              help="comma-separated baselines playing every other seat")  # fmt: skip
+@click.option("--episodes", default=1_000_000, show_default=True, type=click.IntRange(1),
+              help="Q-learning training hands per bot (all learning seats together)")  # fmt: skip
+@click.option("--cfr-iterations", default=2000, show_default=True, type=click.IntRange(1),
+              help="CFR self-play iterations")  # fmt: skip
+@click.option("--cfr-variant", default="cfr", show_default=True,
+              type=click.Choice(["cfr", "cfr+", "dcfr"]), help="cfr: plain CFR, as the project")  # fmt: skip
+@click.option("--depth", default=1, show_default=True, type=click.IntRange(0),
+              help="expectiminimax depth of the curves and summary")  # fmt: skip
+@click.option("--max-depth", default=5, show_default=True, type=click.IntRange(0),
+              help="expectiminimax is also measured at every depth 0..max-depth")  # fmt: skip
+@click.option("--seats", default=None, metavar="LIST",
+              help="1-based learning seats, e.g. 1 (default: every seat)")  # fmt: skip
+@click.option("--alpha", type=float, default=None, help="Q-learning learning rate (with --gamma, --epsilon: overrides the project's per-bot choice)")  # fmt: skip
+@click.option("--gamma", type=float, default=None, help="Q-learning discount")
+@click.option("--epsilon", type=float, default=None, help="Q-learning exploration")
+@click.option("--grid", is_flag=True, help="search the project's 4x4x4 grid for each bot first and train with the best")  # fmt: skip
+@click.option("--grid-episodes", default=200_000, show_default=True, type=click.IntRange(1),
+              help="episodes of each grid point")  # fmt: skip
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--out", "out_dir", default="out/study-agents", show_default=True,
+              type=click.Path(file_okay=False), help="folder for the curves, tables and policies")  # fmt: skip
+@click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.pass_context
+def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_variant, depth,
+                   max_depth, seats, alpha, gamma, epsilon, grid, grid_episodes, seed, out_dir,
+                   no_progress):  # fmt: skip
+    """Train Q-learning, CFR and expectiminimax against rule bots and measure every point of
+    every learning curve exactly (the RLCard Leduc project, seed 004).
+
+    Writes per bot BOT.png and BOT.csv (exact value every 1/20 of training, seats averaged,
+    with the exact best-response ceiling and a near-equilibrium's value), summary.md,
+    expectiminimax-depths.csv, grid-BOT.csv (with --grid) and the final policies as
+    submissions in policies/. Ctrl-C writes the curves so far (exit code 130).
+    """
+    from ..agents.study import Study
+    from ..errors import TeamLeducError
+
+    given = [x is not None for x in (alpha, gamma, epsilon)]
+    if any(given) and not all(given):
+        raise TeamLeducError("give --alpha, --gamma and --epsilon together")
+    seat_list = None
+    if seats:
+        try:
+            seat_list = [int(s) - 1 for s in seats.split(",") if s.strip()]
+        except ValueError:
+            raise TeamLeducError(
+                f"--seats {seats!r}: give 1-based seat numbers, e.g. 1,2"
+            ) from None
+    study = Study(
+        config,
+        agents=_names(agents),
+        bots=_names(bots),
+        episodes=episodes,
+        cfr_iterations=cfr_iterations,
+        cfr_variant=cfr_variant,
+        depth=depth,
+        max_depth=max_depth,
+        seats=seat_list,
+        seed=seed,
+        grid=grid,
+        grid_episodes=grid_episodes,
+        parameters=(alpha, gamma, epsilon) if all(given) else None,
+    )
+    interrupted = False
+    try:
+        study.run(progress=not no_progress)
+    except KeyboardInterrupt:
+        interrupted = True
+    paths = study.write(out_dir)
+    if study.rows:
+        click.echo(study.table())
+    if study.depth_values:
+        click.echo("\nexpectiminimax by depth:\n" + study.depth_table())
+    click.echo(f"\nwrote {len(paths)} files in {out_dir} ({study.seconds:.1f} s)")
+    if interrupted:
+        click.echo("interrupted: the curves so far are written", err=True)
+        ctx.exit(130)
+
+
+def _config(value):
+    from ..config import get_config
+
+    try:
+        return get_config(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+@click.group("study")
+def study():
+    """Studies of the source documents' questions, answered exactly."""
+
+
+study.add_command(agents_command)
+
+COMMANDS = [study]
+_ = preset_option  # the shared option's help text lists the presets; this command defaults to leduc
