@@ -201,6 +201,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("teamleduc.grade", "teamleduc.standings", "teamleduc.leaderboard"),
     ("teamleduc.solver",),
     ("teamleduc.envs",),
+    ("teamleduc.agents",),
     (
         "teamleduc.api",
         "teamleduc.warmup",

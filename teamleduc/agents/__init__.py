@@ -16,3 +16,8 @@ from .fixed import FixedOthers, fixed_others
 from .qlearning import GRID, PROJECT_PARAMETERS, QLearning
 
 __all__ = ["GRID", "PROJECT_PARAMETERS", "FixedOthers", "QLearning", "fixed_others"]
+
+
+def _warmup() -> None:
+    """Compile the Q-learning kernel (run by ``python -m teamleduc.warmup`` at install)."""
+    QLearning("kuhn", "uniform", alpha=0.1, gamma=1.0, epsilon=0.5, seed=0).train(100)

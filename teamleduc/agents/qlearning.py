@@ -29,7 +29,7 @@ from numba import njit
 
 from ..config import get_config
 from ..envs import env_game, greedy_policy
-from ..envs.simulate import _cumulative, _payoff_tables, _tree_tables
+from ..envs.simulate import cumulative_rows, payoff_tables, tree_tables
 from ..errors import TeamLeducError
 from ..tree import CHANCE, TERMINAL
 from .fixed import fixed_others
@@ -187,10 +187,12 @@ class QLearning:
         self._Q = np.zeros((int(sum(sizes)), 3))
         self._legal = np.ascontiguousarray(np.concatenate([t.legal for t in game.tables]))
         self._thresholds = np.ascontiguousarray(
-            np.concatenate([_cumulative(self.fixed.submission.strategies[s][0]) for s in range(S)])
+            np.concatenate(
+                [cumulative_rows(self.fixed.submission.strategies[s][0]) for s in range(S)]
+            )
         )
-        self._gid, self._zrow = _tree_tables(tree)
-        self._pay = _payoff_tables(tree)
+        self._gid, self._zrow = tree_tables(tree)
+        self._pay = payoff_tables(tree)
         self._tree = tree
         self._seed = np.random.SeedSequence(int(seed))
         self.episodes = 0

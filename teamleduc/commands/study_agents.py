@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import click
 
-from ..cli import preset_option
-
 
 def _names(text: str) -> tuple[str, ...]:
     return tuple(x.strip().lower() for x in text.split(",") if x.strip())
@@ -118,4 +116,3 @@ def study():
 study.add_command(agents_command)
 
 COMMANDS = [study]
-_ = preset_option  # the shared option's help text lists the presets; this command defaults to leduc

@@ -68,7 +68,7 @@ class Simulation:
 
 
 @functools.lru_cache(maxsize=8)
-def _tree_tables(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
+def tree_tables(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
     """``(gid, zrow)``: (N, R) information-set id of (node, rank) for the seat acting at node
     (-1 elsewhere), and (N,) the row of each terminal node in ``tree.terminals`` (-1 elsewhere)."""
     tables = env_game(tree.config).tables
@@ -80,7 +80,7 @@ def _tree_tables(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
     return gid, zrow
 
 
-def _cumulative(strategy: np.ndarray) -> np.ndarray:
+def cumulative_rows(strategy: np.ndarray) -> np.ndarray:
     """(K, n, 2) thresholds: action c if u < t0, r if u < t1, else f; a threshold is 1 where no
     later action has mass, so rounding never picks an action of probability 0."""
     c = np.cumsum(strategy[..., :2], axis=-1)
@@ -213,12 +213,12 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
     S = config.num_seats
     entrants = team_entrants(config, submissions)
     team_of = np.array([config.team_of(s) for s in range(S)], np.int64)
-    gid, zrow = _tree_tables(tree)
+    gid, zrow = tree_tables(tree)
     blocks, base, size = [], [], []
     at = 0
     for s in range(S):
         strat = np.asarray(entrants[team_of[s]].submission.strategies[s], np.float64)
-        blocks.append(_cumulative(strat).reshape(-1, 2))
+        blocks.append(cumulative_rows(strat).reshape(-1, 2))
         base.append(at)
         size.append(strat.shape[1])
         at += strat.shape[0] * strat.shape[1]
@@ -232,7 +232,7 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
     cards = np.empty((n, S), np.int8 if config.num_ranks < 128 else np.int64)
     terminal = np.empty(n, np.int64)
     utilities = np.empty((n, S), np.float64)
-    group, pot, paid, share = _payoff_tables(tree)
+    group, pot, paid, share = payoff_tables(tree)
     _play(
         n,
         int(seed) % (2**32),
@@ -269,7 +269,7 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
 
 
 @functools.lru_cache(maxsize=4)
-def _payoff_tables(tree: PublicTree):
+def payoff_tables(tree: PublicTree):
     """``(group, pot, paid, share)`` of every seat from :func:`teamleduc.payoffs.payoff_groups`:
     (Z,) payoff group of each terminal, (Z,) pot, (S, Z) chips put in, (S, K, D) share of the pot
     per group and deal; a seat's utility is ``share[s, group[z], deal] * pot[z] - paid[s, z]``."""
