@@ -132,9 +132,7 @@ class GameConfig:
         return d
 
 
-def _game(
-    name, seats, num_ranks, suits, raises, rule, max_raises=0, teams=None, ante=1, **extra
-):
+def _game(name, seats, num_ranks, suits, raises, rule, max_raises=0, teams=None, ante=1, **extra):
     if teams is None:
         teams = tuple((s,) for s in range(seats))
     return GameConfig(

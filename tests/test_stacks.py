@@ -203,7 +203,9 @@ def test_info_and_infosets(capsys, tmp_path):
 
 def test_replay_command(capsys):
     acts = " ".join(raises(25) + ["2:c"])
-    code, out, _ = run(capsys, ["replay", *P, "--cards", "K,A", "--community", "K", "--actions", acts])
+    code, out, _ = run(
+        capsys, ["replay", *P, "--cards", "K,A", "--community", "K", "--actions", acts]
+    )
     assert code == 0 and "seat 1 +50" in out
     code, _, err = run(capsys, ["replay", *P, "--cards", "K,A", "--actions", acts + " 1:c"])
     assert code == 2 and "an all-in was called: no more betting" in err
@@ -232,11 +234,28 @@ def test_validate_evaluate_exploitability_best_response(capsys, tmp_path):
 def test_solve_and_grade(capsys, tmp_path):
     code, out, _ = run(
         capsys,
-        ["solve", *P, "--max-iterations", "30", "--time-limit", "60", "--quiet", "--out", str(tmp_path / "s")],
+        [
+            "solve",
+            *P,
+            "--max-iterations",
+            "30",
+            "--time-limit",
+            "60",
+            "--quiet",
+            "--out",
+            str(tmp_path / "s"),
+        ],
     )
     assert code == 0
     code, out, _ = run(
         capsys,
-        ["grade", str(tmp_path / "s" / "submission"), "--baselines", "uniform,cautious", *P, "--json"],
+        [
+            "grade",
+            str(tmp_path / "s" / "submission"),
+            "--baselines",
+            "uniform,cautious",
+            *P,
+            "--json",
+        ],
     )
     assert code == 0 and len(json.loads(out)["leaderboard"]) == 3
