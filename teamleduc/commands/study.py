@@ -1,0 +1,79 @@
+"""Command group ``study``: reproducible answers to the source pages' questions.
+
+``study p2-advantage`` and ``study abstraction`` are thin layers over
+:mod:`teamleduc.studies`; each prints its table and writes Markdown, CSV, JSON and a picture
+to ``--out``. Bad arguments are one ``error:`` line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..cli import echo_json
+from ..errors import TeamLeducError
+
+
+def _progress(quiet: bool):
+    return None if quiet else (lambda text: click.echo(text, err=True))
+
+
+@click.group("study")
+def study():
+    """Studies of the source pages (pokercamp): the second player's advantage, card
+    abstraction of 100-card Kuhn."""
+
+
+@study.command("p2-advantage")
+@click.option(
+    "--presets",
+    default="kuhn,kuhn-100,leduc,leduc-stack50",
+    show_default=True,
+    metavar="P,P,...",
+    help="two-player presets to compare",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["lp", "dcfr", "cfr+", "pcfr+"]),
+    default="lp",
+    show_default=True,
+    help="lp: exact sequence-form LP (HiGHS); dcfr, cfr+, pcfr+: the toolkit's solver until "
+    "the exact gap is at most --target",
+)
+@click.option("--target", type=float, default=1e-6, show_default=True, help="gap for the solver")
+@click.option(
+    "--time-limit",
+    type=float,
+    default=600.0,
+    show_default=True,
+    metavar="S",
+    help="seconds per game for the solver",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="out/study-p2-advantage",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="folder for p2-advantage.md/.csv/.json/.png",
+)
+@click.option("--quiet", is_flag=True, help="no progress lines")
+@click.option("--json", "as_json", is_flag=True, help="print the table as JSON")
+def p2_advantage(presets, method, target, time_limit, out_dir, quiet, as_json):
+    """The second player's advantage (-value for seat 1) of each two-player game, from an
+    exact equilibrium, with information sets per seat, NashConv reached and seconds."""
+    from ..studies.p2_advantage import p2_advantage as run
+    from ..studies.p2_advantage import parse_presets, write_outputs
+
+    configs = parse_presets(presets)
+    if not target > 0:
+        raise TeamLeducError(f"--target must be positive, not {target}")
+    result = run(configs, method, target, time_limit, progress=_progress(quiet))
+    paths = write_outputs(result, out_dir)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(str(result))
+        click.echo("wrote " + ", ".join(p.name for p in paths) + f" to {out_dir}")
+
+
+COMMANDS = [study]
