@@ -76,4 +76,50 @@ def p2_advantage(presets, method, target, time_limit, out_dir, quiet, as_json):
         click.echo("wrote " + ", ".join(p.name for p in paths) + f" to {out_dir}")
 
 
+@study.command("abstraction")
+@click.option(
+    "--preset",
+    default="kuhn-100",
+    show_default=True,
+    metavar="P",
+    help="a two-player preset (kuhn-100 is the page's game)",
+)
+@click.option(
+    "--buckets",
+    type=int,
+    default=10,
+    show_default=True,
+    help="number of buckets of cards (1 to the number of ranks)",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="out/study-abstraction",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="folder for abstraction.md/.csv/.json/.png",
+)
+@click.option("--quiet", is_flag=True, help="no progress lines")
+@click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
+def abstraction(preset, buckets, out_dir, quiet, as_json):
+    """Uniform buckets of cards against buckets optimised by local search on the lifted
+    strategy's exact NashConv: the abstract game's value, the lifted strategy's NashConv in
+    the full game and its chips per hand against the full game's equilibrium."""
+    from ..config import get_config
+    from ..studies.abstraction import abstraction_study, check_arguments, write_outputs
+
+    try:
+        config = get_config(preset)
+    except ValueError as e:
+        raise TeamLeducError(f"--preset: {e}") from None
+    check_arguments(config, buckets)
+    result = abstraction_study(config, buckets, progress=_progress(quiet))
+    paths = write_outputs(result, out_dir)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(str(result))
+        click.echo("wrote " + ", ".join(p.name for p in paths) + f" to {out_dir}")
+
+
 COMMANDS = [study]

@@ -76,47 +76,61 @@ class SequenceFormSolution:
 
 @dataclass(frozen=True, eq=False)
 class _Sequences:
-    """Sequence numbering of one seat: ``index[i, a]`` the sequence of (infoset i, action a)
-    (-1 if illegal), ``parent[i]`` the sequence leading to infoset i, ``last[node, rank]`` the
-    seat's last sequence on the way to ``node`` holding ``rank``; 0 is the empty sequence."""
+    """Sequence numbering of one seat over its (possibly abstracted) information sets.
+
+    An abstract information set is (decision node of the seat, bucket of its rank): with the
+    identity bucketing these are the game's information sets, in the same order. ``legal``
+    (n, 3) its legal actions; ``index[i, a]`` the sequence of (set i, action a) (-1 if
+    illegal); ``parent[i]`` the sequence leading to set i; ``last[node, rank]`` the seat's last
+    sequence on the way to ``node`` holding ``rank``; ``of_row[k]`` the abstract set of the
+    game's information set k. Sequence 0 is the empty sequence."""
 
     count: int
+    legal: np.ndarray
     index: np.ndarray
     parent: np.ndarray
     last: np.ndarray
+    of_row: np.ndarray
 
 
-def _sequences(tree: PublicTree, table: InfosetTable) -> _Sequences:
+def _sequences(tree: PublicTree, table: InfosetTable, bucket: np.ndarray) -> _Sequences:
     R = tree.config.num_ranks
-    legal = np.argwhere(table.legal)
-    index = np.full((table.size, 3), -1, np.int64)
+    B = int(bucket.max()) + 1
+    nodes = tree.decision_nodes(table.seat)
+    position = np.full(tree.num_nodes, -1, np.int64)
+    position[nodes] = np.arange(len(nodes))
+    legal_sets = np.repeat(tree.legal[nodes], B, axis=0)  # set = position * B + bucket
+    legal = np.argwhere(legal_sets)
+    index = np.full((len(legal_sets), 3), -1, np.int64)
     index[legal[:, 0], legal[:, 1]] = 1 + np.arange(len(legal))
     last = np.zeros((tree.num_nodes, R), np.int64)
-    ranks = np.arange(R)
     for level in tree.levels[1:]:  # parents are one level up: vectorised per depth
         p = tree.parent[level]
         mine = (tree.kind[p] == DECISION) & (tree.actor[p] == table.seat)
         last[level] = last[p]
         h, hp = level[mine], p[mine]
         if len(h):
-            ids = table.id_of[hp][:, ranks]  # (k, R)
-            last[h] = index[ids, tree.action[h].astype(np.int64)[:, None]]
-    parent = last[table.node, table.rank]
-    return _Sequences(1 + len(legal), index, parent, last)
+            sets = position[hp][:, None] * B + bucket[None, :]  # (k, R)
+            last[h] = index[sets, tree.action[h].astype(np.int64)[:, None]]
+    first_rank = np.array([int(np.flatnonzero(bucket == b)[0]) for b in range(B)])
+    parent = last[np.repeat(nodes, B), np.tile(first_rank, len(nodes))]
+    of_row = position[table.node] * B + bucket[table.rank]
+    return _Sequences(1 + len(legal), legal_sets, index, parent, last, of_row)
 
 
-def _constraints(seq: _Sequences, table: InfosetTable) -> sp.csr_matrix:
+def _constraints(seq: _Sequences) -> sp.csr_matrix:
     """(1 + n, count) rows: empty sequence = 1; per information set, its actions' plans sum
     to its parent sequence's plan."""
+    n = len(seq.legal)
     rows, cols, vals = [0], [0], [1.0]
-    legal = np.argwhere(table.legal)
+    legal = np.argwhere(seq.legal)
     rows += (1 + legal[:, 0]).tolist()
     cols += seq.index[legal[:, 0], legal[:, 1]].tolist()
     vals += [1.0] * len(legal)
-    rows += (1 + np.arange(table.size)).tolist()
+    rows += (1 + np.arange(n)).tolist()
     cols += seq.parent.tolist()
-    vals += [-1.0] * table.size
-    return sp.csr_matrix((vals, (rows, cols)), shape=(1 + table.size, seq.count))
+    vals += [-1.0] * n
+    return sp.csr_matrix((vals, (rows, cols)), shape=(1 + n, seq.count))
 
 
 def _payoff_matrix(tree: PublicTree, seqs) -> sp.csr_matrix:
@@ -155,17 +169,28 @@ def _max_min(A: sp.csr_matrix, E: sp.csr_matrix, F: sp.csr_matrix) -> tuple[floa
     return float(-res.fun), np.asarray(res.x[:n])
 
 
-def _behaviour(plan: np.ndarray, seq: _Sequences, table: InfosetTable) -> np.ndarray:
-    """(n, 3) behavioural strategy of a realisation plan (uniform where it puts no mass)."""
+def _behaviour(plan: np.ndarray, seq: _Sequences) -> np.ndarray:
+    """(n_game, 3) behavioural strategy of a realisation plan on the game's information sets
+    (each plays its abstract set's strategy; uniform where the plan puts no mass)."""
     plan = np.maximum(plan, 0.0)
     mass = np.where(seq.index >= 0, plan[np.maximum(seq.index, 0)], 0.0)
     total = mass.sum(axis=1, keepdims=True)
-    uniform = table.uniform_strategy()
-    return np.where(total > 1e-15, mass / np.where(total > 0, total, 1.0), uniform)
+    uniform = seq.legal / seq.legal.sum(axis=1, keepdims=True)
+    abstract = np.where(total > 1e-15, mass / np.where(total > 0, total, 1.0), uniform)
+    return abstract[seq.of_row]
 
 
-def solve_sequence_form(config) -> SequenceFormSolution:
-    """Solve a two-player zero-sum preset exactly (both seats' max-min strategies)."""
+def solve_sequence_form(config, buckets=None) -> SequenceFormSolution:
+    """Solve a two-player zero-sum preset exactly (both seats' max-min strategies).
+
+    ``buckets`` (optional, length ``num_ranks``, values 0..B-1, every value used): solve the
+    *abstract* game in which each seat observes only the bucket of its rank, instead of the
+    rank, and return its equilibrium lifted to the game (every rank plays its bucket's
+    strategy). The chance probabilities of the abstract game are implied exactly: summing the
+    game's payoff entries over the ranks of each bucket gives P(bucket pair) times the
+    expected utility, within-bucket comparisons included (see :mod:`teamleduc.studies.abstraction`).
+    ``value`` is then the abstract game's value.
+    """
     t0 = time.perf_counter()
     config = get_config(config)
     if config.num_seats != 2 or any(len(t) != 1 for t in config.teams):
@@ -173,19 +198,22 @@ def solve_sequence_form(config) -> SequenceFormSolution:
             f"{config.name}: the sequence-form LP is for two single players "
             f"({config.num_seats} seats, teams {config.to_dict()['teams']})"
         )
+    R = config.num_ranks
+    bucket = np.arange(R) if buckets is None else np.asarray(buckets, np.int64)
+    if bucket.shape != (R,) or bucket.min() < 0 or len(np.unique(bucket)) != bucket.max() + 1:
+        raise TeamLeducError(
+            f"buckets: {R} values numbered 0..B-1 with every bucket used, got {bucket.tolist()}"
+        )
     tree = build_tree(config)
     tables = infoset_tables(tree)
-    seqs = [_sequences(tree, t) for t in tables]
+    seqs = [_sequences(tree, t, bucket) for t in tables]
     if max(s.count for s in seqs) > MAX_SEQUENCES:
         raise TeamLeducError(f"{config.name} is too large for the sequence-form LP")
     A = _payoff_matrix(tree, seqs)
-    E, F = (_constraints(s, t) for s, t in zip(seqs, tables))
+    E, F = (_constraints(s) for s in seqs)
     value, x = _max_min(A, E, F)
     _, y = _max_min((-A.T).tocsr(), F, E)
-    strategies = {
-        0: _behaviour(x, seqs[0], tables[0]),
-        1: _behaviour(y, seqs[1], tables[1]),
-    }
+    strategies = {0: _behaviour(x, seqs[0]), 1: _behaviour(y, seqs[1])}
     return SequenceFormSolution(
         config=config,
         value=value,
