@@ -21,17 +21,26 @@ an information set (public node, own rank) of any preset:
     ``floor(u * number of legal actions)`` in the order c, r, f. The same seed and preset always
     give the same strategy.
 
+``cfr:N``
+    the toolkit's own solver stopped after N iterations (N >= 1), for two-player presets: the
+    solver's default regret minimiser (DCFR, alpha 1.5, beta 0, gamma 2, alternating updates,
+    :mod:`teamleduc.solver.dag_cfr`) from uniform, and its **average** strategy after N
+    iterations, one signal. Deterministic (no randomness anywhere), so ``cfr:10``,
+    ``cfr:100``, ``cfr:1000`` are the pokercamp page's "solver bots run for a range of
+    iterations", from far from equilibrium to close to it.
+
 These are the opponent types of the seed project report (random, aggressive and cautious agents),
 evaluated exactly here instead of by sampled games.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
 
-from .config import get_config
+from .config import GameConfig, get_config
 from .errors import TeamLeducError
 from .infosets import infoset_tables
 from .rules import CALL, FOLD, RAISE
@@ -39,6 +48,9 @@ from .tree import PublicTree, build_tree
 
 BASELINES = ("uniform", "always-call", "aggressive", "cautious", "random-pure")
 _RANDOM = re.compile(r"^random-pure(?::(\d{1,18}))?$")
+_CFR = re.compile(r"^cfr:(\d{1,7})$")
+#: the largest N of ``cfr:N`` (1e6 iterations of leduc-stack50 take hours already)
+MAX_CFR_ITERATIONS = 1_000_000
 
 
 def parse_baseline(name: str) -> tuple[str, int]:
@@ -47,11 +59,19 @@ def parse_baseline(name: str) -> tuple[str, int]:
     m = _RANDOM.match(text)
     if m:
         return "random-pure", int(m.group(1) or 0)
+    m = _CFR.match(text)
+    if m:
+        n = int(m.group(1))
+        if not 1 <= n <= MAX_CFR_ITERATIONS:
+            raise TeamLeducError(
+                f"baseline {name!r}: cfr:N needs 1 <= N <= {MAX_CFR_ITERATIONS:,} iterations"
+            )
+        return "cfr", n
     if text in BASELINES:
         return text, 0
     raise TeamLeducError(
         f"unknown baseline {name!r}; baselines: {', '.join(BASELINES)} "
-        "(random-pure takes a seed as random-pure:SEED)"
+        "(random-pure takes a seed as random-pure:SEED), cfr:N (the solver after N iterations)"
     )
 
 
@@ -66,7 +86,7 @@ def is_baseline(name) -> bool:
 def canonical_name(name: str) -> str:
     """``random-pure:SEED`` with its seed spelled out; other names unchanged (lower case)."""
     kind, seed = parse_baseline(name)
-    return f"{kind}:{seed}" if kind == "random-pure" else kind
+    return f"{kind}:{seed}" if kind in ("random-pure", "cfr") else kind
 
 
 def _one_hot(action: np.ndarray) -> np.ndarray:
@@ -80,6 +100,8 @@ def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
     kind, seed = parse_baseline(name)
     table = infoset_tables(tree)[seat]
     legal = table.legal
+    if kind == "cfr":
+        return solver_average(tree.config, seed)[seat].copy()
     if kind == "uniform":
         return table.uniform_strategy()
     if kind == "always-call":
@@ -108,6 +130,30 @@ def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
     order = np.cumsum(legal, axis=1) - 1
     action = np.argmax(legal & (order == k[:, None]), axis=1)
     return _one_hot(action)
+
+
+@functools.lru_cache(maxsize=8)
+def solver_average(config: GameConfig, iterations: int) -> dict[int, np.ndarray]:
+    """{seat: (n, 3)} average strategies of the toolkit's DCFR after ``iterations`` (the
+    ``cfr:N`` baseline; cached, both seats come from one run)."""
+    from .solver.dag_cfr import VARIANTS, RegretMinimizer
+    from .solver.stratify import stratified_mixture
+
+    if config.num_seats != 2 or any(len(t) != 1 for t in config.teams):
+        raise TeamLeducError(
+            f"baseline cfr:{iterations} is for two-player presets; {config.name} has "
+            f"{config.num_seats} seats in {len(config.teams)} teams"
+        )
+    rm = RegretMinimizer(config, VARIANTS["dcfr"], name="dcfr")
+    rm.iterate(iterations)
+    out = {}
+    for team, seats in enumerate(config.teams):
+        mixture = stratified_mixture(rm.game, team, rm.average_sigma(team), 1)
+        (item,) = mixture.items
+        for s in seats:
+            out[s] = np.asarray(item.probs[s], dtype=np.float64)
+            out[s].setflags(write=False)
+    return out
 
 
 def baseline(name: str, config, seats=None):

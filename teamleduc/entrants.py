@@ -36,7 +36,7 @@ def load_entrant(spec, config, seats=None) -> Entrant:
     """Resolve one submission argument.
 
     ``spec`` is a baseline name (``uniform``, ``always-call``, ``aggressive``, ``cautious``,
-    ``random-pure`` or ``random-pure:SEED``), a path to a submission folder or ``.zip``, an
+    ``random-pure``, ``random-pure:SEED`` or ``cfr:N``), a path to a submission folder or ``.zip``, an
     :class:`Entrant`, or an already loaded Submission. A baseline name wins over a folder of
     the same name; write ``./uniform`` for the folder. ``seats`` (0-based) limits loading to the
     seats that will play.
@@ -59,7 +59,7 @@ def load_entrant(spec, config, seats=None) -> Entrant:
     if not path.exists():
         raise TeamLeducError(
             f"{text}: no such submission folder or .zip, and not a baseline "
-            f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED)"
+            f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED, cfr:N)"
         )
     from .submission import load_submission
 
