@@ -256,6 +256,9 @@ def test_solve_and_grade(capsys, tmp_path):
             "uniform,cautious",
             *P,
             "--json",
+            "--out",
+            str(tmp_path / "grading"),
         ],
     )
     assert code == 0 and len(json.loads(out)["leaderboard"]) == 3
+    assert (tmp_path / "grading" / "leaderboard.md").exists()
