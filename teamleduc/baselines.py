@@ -21,12 +21,21 @@ an information set (public node, own rank) of any preset:
     ``floor(u * number of legal actions)`` in the order c, r, f. The same seed and preset always
     give the same strategy.
 
+``cfr:N``
+    the toolkit's own solver stopped after N iterations (N >= 1), for two-player presets: the
+    solver's default regret minimiser (DCFR, alpha 1.5, beta 0, gamma 2, alternating updates,
+    :mod:`teamleduc.solver.dag_cfr`) from uniform, and its **average** strategy after N
+    iterations, one signal. Deterministic (no randomness anywhere), so ``cfr:10``,
+    ``cfr:100``, ``cfr:1000`` are the pokercamp page's "solver bots run for a range of
+    iterations", from far from equilibrium to close to it.
+
 These are the opponent types of the seed project report (random, aggressive and cautious agents),
 evaluated exactly here instead of by sampled games.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from collections.abc import Iterable
@@ -44,6 +53,9 @@ from .tree import PublicTree, build_tree
 
 BASELINES = ("uniform", "always-call", "aggressive", "cautious", "random-pure")
 _RANDOM = re.compile(r"^random-pure(?::(\d{1,18}))?$")
+_CFR = re.compile(r"^cfr:(\d{1,7})$")
+#: the largest N of ``cfr:N`` (1e6 iterations of leduc-stack50 take hours already)
+MAX_CFR_ITERATIONS = 1_000_000
 
 
 def parse_baseline(name: str) -> tuple[str, int]:
@@ -52,11 +64,19 @@ def parse_baseline(name: str) -> tuple[str, int]:
     m = _RANDOM.match(text)
     if m:
         return "random-pure", int(m.group(1) or 0)
+    m = _CFR.match(text)
+    if m:
+        n = int(m.group(1))
+        if not 1 <= n <= MAX_CFR_ITERATIONS:
+            raise TeamLeducError(
+                f"baseline {name!r}: cfr:N needs 1 <= N <= {MAX_CFR_ITERATIONS:,} iterations"
+            )
+        return "cfr", n
     if text in BASELINES:
         return text, 0
     raise TeamLeducError(
         f"unknown baseline {name!r}; baselines: {', '.join(BASELINES)} "
-        "(random-pure takes a seed as random-pure:SEED)"
+        "(random-pure takes a seed as random-pure:SEED), cfr:N (the solver after N iterations)"
     )
 
 
@@ -71,7 +91,7 @@ def is_baseline(name: object) -> bool:
 def canonical_name(name: str) -> str:
     """``random-pure:SEED`` with its seed spelled out; other names unchanged (lower case)."""
     kind, seed = parse_baseline(name)
-    return f"{kind}:{seed}" if kind == "random-pure" else kind
+    return f"{kind}:{seed}" if kind in ("random-pure", "cfr") else kind
 
 
 def _one_hot(action: np.ndarray) -> np.ndarray:
@@ -85,6 +105,8 @@ def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
     kind, seed = parse_baseline(name)
     table = infoset_tables(tree)[seat]
     legal = table.legal
+    if kind == "cfr":
+        return solver_average(tree.config, seed)[seat].copy()
     if kind == "uniform":
         return table.uniform_strategy()
     if kind == "always-call":
@@ -113,6 +135,18 @@ def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
     order = np.cumsum(legal, axis=1) - 1
     action = np.argmax(legal & (order == k[:, None]), axis=1)
     return _one_hot(action)
+
+
+#: the ``cfr:N`` baseline is the solver's output, and the solver sits layers above this module;
+#: it is looked up by module name at first use (a plug-in), so that loading entrants never
+#: imports the solver and the import graph stays one-way
+CFR_PROVIDER = "teamleduc.solver.cfr_baseline"
+
+
+def solver_average(config: GameConfig, iterations: int) -> dict[int, np.ndarray]:
+    """{seat: (n, 3)} average strategies of the toolkit's DCFR after ``iterations`` (the
+    ``cfr:N`` baseline; see :func:`teamleduc.solver.cfr_baseline.solver_average`)."""
+    return importlib.import_module(CFR_PROVIDER).solver_average(config, iterations)
 
 
 def baseline(name: str, config: GameConfig | str, seats: Iterable[int] | None = None) -> Submission:

@@ -18,11 +18,11 @@ from collections.abc import Sequence
 import click
 
 from . import __version__
-from .commands import best_response, evaluation, game, play, solve, study_agents, submissions
+from .commands import best_response, evaluation, game, play, solve, study, submissions
 from .errors import TeamLeducError
 
 #: the command modules, each with its list ``COMMANDS``
-COMMAND_MODULES = (game, submissions, evaluation, best_response, solve, play, study_agents)
+COMMAND_MODULES = (game, submissions, evaluation, best_response, solve, play, study)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 ONCE_PER_PLAYER = "once-per-player"
 #: "at most ``max_raises`` raises per round in total" (classic Leduc, Kuhn, the 2025 edition)
 CAP = "cap"
-RAISE_RULES = (ONCE_PER_PLAYER, CAP)
+#: no limit on raises: the stacks end the betting (``leduc-stack50``; needs a ``stack``)
+NO_CAP = "no-cap"
+RAISE_RULES = (ONCE_PER_PLAYER, CAP, NO_CAP)
 
 
 def default_rank_names(num_ranks: int) -> tuple[str, ...]:
@@ -47,6 +49,11 @@ class GameConfig:
         ``"cap"`` (at most ``max_raises`` raises per round in total).
     max_raises : the cap for ``raise_rule == "cap"``; ignored otherwise.
     teams : the teams as tuples of 0-based seats; team 0 is "team A".
+    stack : chips every seat starts the hand with, ante included; None = unlimited (every
+        preset but ``leduc-stack50``). A raise the seat cannot cover in full is for all its
+        chips (all-in); a seat with nothing left after calling, or facing an all-in opponent,
+        may not raise; once every seat but one is all-in the hand runs to showdown without
+        more betting. Two seats only: side pots are not modelled.
     """
 
     name: str
@@ -58,6 +65,7 @@ class GameConfig:
     raise_rule: str
     max_raises: int
     teams: tuple[tuple[int, ...], ...]
+    stack: int | None = None
 
     def __post_init__(self) -> None:
         if self.num_seats < 2:
@@ -74,6 +82,13 @@ class GameConfig:
             raise ValueError(f"unknown raise rule {self.raise_rule!r}; use one of {RAISE_RULES}")
         if self.raise_rule == CAP and self.max_raises < 1:
             raise ValueError("max_raises must be >= 1 with the 'cap' raise rule")
+        if self.stack is not None:
+            if self.num_seats != 2:
+                raise ValueError("stacks are supported for two seats only (no side pots)")
+            if self.stack <= self.ante:
+                raise ValueError(f"stack {self.stack} must exceed the ante {self.ante}")
+        elif self.raise_rule == NO_CAP:
+            raise ValueError("the 'no-cap' raise rule needs a stack (else betting never ends)")
         cards_needed = self.num_seats + (1 if self.num_rounds == 2 else 0)
         if self.num_cards < cards_needed:
             raise ValueError(f"the deck has {self.num_cards} cards, the game needs {cards_needed}")
@@ -112,22 +127,25 @@ class GameConfig:
         d["teams"] = [[s + 1 for s in team] for team in self.teams]  # 1-based, as users see them
         d["ranks"] = list(self.ranks)
         d["raise_sizes"] = list(self.raise_sizes)
+        if self.stack is None:  # unlimited: the dictionaries of the older presets unchanged
+            del d["stack"]
         return d
 
 
-def _game(name, seats, num_ranks, suits, raises, rule, max_raises=0, teams=None, ante=1):
+def _game(name, seats, num_ranks, suits, raises, rule, max_raises=0, teams=None, ante=1, **extra):
     if teams is None:
         teams = tuple((s,) for s in range(seats))
     return GameConfig(
         name=name,
         num_seats=seats,
-        ranks=default_rank_names(num_ranks),
+        ranks=extra.pop("ranks", None) or default_rank_names(num_ranks),
         suits=suits,
         ante=ante,
         raise_sizes=tuple(raises),
         raise_rule=rule,
         max_raises=max_raises,
         teams=teams,
+        **extra,
     )
 
 
@@ -146,6 +164,10 @@ PRESETS: dict[str, GameConfig] = {
     "kuhn": _game("kuhn", 2, 3, 1, (1,), CAP, 1),
     "kuhn-3p": _game("kuhn-3p", 3, 4, 1, (1,), CAP, 1),
     "kuhn-100": _game("kuhn-100", 2, 100, 1, (1,), CAP, 1),
+    # The pokercamp page's Leduc: stacks of 50 (ante included), no cap on raises, Q < K < A.
+    "leduc-stack50": _game(
+        "leduc-stack50", 2, 3, 2, (2, 4), NO_CAP, ranks=("Q", "K", "A"), stack=50
+    ),
     # Small team games that tests solve by brute force.
     "tiny-team": _game("tiny-team", 4, 2, 3, (1,), CAP, 1, teams=_TEAMS_4),
     "tiny-team-3p": _game("tiny-team-3p", 3, 2, 2, (1,), CAP, 1, teams=((0, 2), (1,))),

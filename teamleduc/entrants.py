@@ -46,7 +46,7 @@ def load_entrant(
     """Resolve one submission argument.
 
     ``spec`` is a baseline name (``uniform``, ``always-call``, ``aggressive``, ``cautious``,
-    ``random-pure`` or ``random-pure:SEED``), a path to a submission folder or ``.zip``, an
+    ``random-pure``, ``random-pure:SEED`` or ``cfr:N``), a path to a submission folder or ``.zip``, an
     :class:`Entrant`, or an already loaded Submission. A baseline name wins over a folder of
     the same name; write ``./uniform`` for the folder. ``seats`` (0-based) limits loading to the
     seats that will play.
@@ -67,7 +67,7 @@ def load_entrant(
     if not path.exists():
         raise TeamLeducError(
             f"{text}: no such submission folder or .zip, and not a baseline "
-            f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED)"
+            f"(baselines: {', '.join(baselines.BASELINES)}, random-pure:SEED, cfr:N)"
         )
     sub = load_submission(path, config, seats=None if seats is None else tuple(seats))
     return Entrant(name=entrant_name(path), source=str(path), submission=sub)

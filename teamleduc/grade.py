@@ -20,6 +20,7 @@ blocked dot product of :func:`teamleduc.evaluate.evaluate_reach`, used here pair
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import time
@@ -216,7 +217,7 @@ def grade(
     -------
     GradeResult; its ``standings`` are the leaderboard.
     """
-    from .baselines import BASELINES, canonical_name
+    from .baselines import BASELINES, canonical_name, parse_baseline
 
     t0 = time.perf_counter()
     config = get_config(config)
@@ -249,6 +250,15 @@ def grade(
             _prepare(
                 (0, "uniform", get_config("tiny-team"), worst_case)
             )  # load the kernels before forking
+            # cfr:N baselines run the solver (parallel kernels): run it here, once, so the
+            # workers inherit its cached result instead of starting threads after a fork
+            for spec in specs:
+                if isinstance(spec, str) and spec.startswith("cfr:"):
+                    from .baselines import solver_average
+
+                    # a preset it does not apply to: the worker reports the entry invalid
+                    with contextlib.suppress(TeamLeducError):
+                        solver_average(config, parse_baseline(spec)[1])
             with ctx.Pool(processes=min(jobs, n_all), maxtasksperchild=8) as pool:
                 for r in pool.imap_unordered(_prepare, tasks):
                     results[r[0]] = r

@@ -144,6 +144,10 @@ def replay(
             raise TeamLeducError(f"{where}: expected SEAT:ACTION such as 1:r (actions c, r, f)")
         seat, a = int(m.group(1)) - 1, "crf".index(m.group(2).lower())
         if tree.kind[node] == CHANCE:
+            if tree.kind[tree.children[node, 3]] == TERMINAL:
+                raise TeamLeducError(
+                    f"{where}: an all-in was called: no more betting, the hand goes to showdown"
+                )
             if comm < 0:
                 raise TeamLeducError(
                     f"{where}: round 1 is over and round 2 needs a community card (--community)"
@@ -166,9 +170,17 @@ def replay(
         steps.append(ReplayStep(seat, "crf"[a], table.strings[iid], iid, legal))
         state = rules.step(config, state, a)
         node = int(tree.children[node, a])
+    if tree.kind[node] == CHANCE and comm >= 0:
+        # an all-in was called: the community card is dealt and the hand goes to showdown
+        child = int(tree.children[node, 3 + comm])
+        if tree.kind[child] == TERMINAL:
+            node = child
     if tree.kind[node] != TERMINAL:
+        all_in = tree.kind[node] == CHANCE and tree.kind[tree.children[node, 3]] == TERMINAL
         what = (
-            "a community card and round 2"
+            "the community card (--community) for the showdown of the called all-in"
+            if all_in
+            else "a community card and round 2"
             if tree.kind[node] == CHANCE
             else f"seat {int(tree.actor[node]) + 1} to act"
         )

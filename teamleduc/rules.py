@@ -4,6 +4,12 @@ Both the public-tree builder and ``teamleduc replay`` step through this module, 
 live in exactly one place. A :class:`BettingState` is the public state of one betting round;
 contributions are chips put in so far (ante included).
 
+With a ``stack`` (``leduc-stack50``) no seat ever puts in more than its stack: a raise it cannot
+cover in full is for all its chips (all-in); raising is illegal for a seat with no chips left
+after calling and against an all-in opponent; and a round in which fewer than two active seats
+have chips left has no betting at all (after a called all-in the remaining card is dealt and
+the hand goes to showdown).
+
 Actions are integers: ``CALL = 0`` (call/check), ``RAISE = 1``, ``FOLD = 2``; this is also the
 column order c, r, f of every strategy array.
 """
@@ -12,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .config import ONCE_PER_PLAYER, GameConfig
+from .config import CAP, ONCE_PER_PLAYER, GameConfig
 
 CALL, RAISE, FOLD = 0, 1, 2
 ACTION_CHARS = "crf"
@@ -61,9 +67,15 @@ def _next_pending(pending: tuple[bool, ...], after: int) -> int:
 def start_round(
     config: GameConfig, round_: int, contrib: tuple[int, ...], active: tuple[bool, ...]
 ) -> BettingState:
-    """State at the start of betting round ``round_``: the lowest active seat acts first."""
+    """State at the start of betting round ``round_``: the lowest active seat acts first.
+
+    With stacks, a round where fewer than two active seats have chips left is over at once."""
     n = config.num_seats
     pending = tuple(active)
+    if config.stack is not None:
+        with_chips = sum(a and c < config.stack for a, c in zip(active, contrib))
+        if with_chips < 2:
+            pending = (False,) * n
     return BettingState(
         round=round_,
         contrib=tuple(contrib),
@@ -92,8 +104,18 @@ def illegal_reason(config: GameConfig, state: BettingState, action: int) -> str 
         if config.raise_rule == ONCE_PER_PLAYER:
             if state.raised[seat]:
                 return f"seat {seat + 1} already raised in this round (each player raises at most once per round)"
-        elif state.num_raises >= config.max_raises:
+        elif config.raise_rule == CAP and state.num_raises >= config.max_raises:
             return f"this round already has {state.num_raises} raise(s), the cap is {config.max_raises}"
+        if config.stack is not None:
+            all_in = [
+                s + 1
+                for s, (a, c) in enumerate(zip(state.active, state.contrib))
+                if a and s != seat and c >= config.stack
+            ]
+            if all_in:
+                return f"seat {all_in[0]} is all-in: no raise against an all-in player"
+            if state.level >= config.stack:
+                return f"seat {seat + 1} has no chips left after calling (stack {config.stack})"
         return None
     if action == FOLD:
         if state.contrib[seat] >= state.level:
@@ -119,11 +141,12 @@ def step(config: GameConfig, state: BettingState, action: int) -> BettingState:
     raised = list(state.raised)
     num_raises = state.num_raises
     level = state.level
+    cap = config.stack if config.stack is not None else level + config.raise_sizes[state.round]
     if action == CALL:
-        contrib[seat] = level
+        contrib[seat] = min(level, cap)
         pending[seat] = False
     elif action == RAISE:
-        contrib[seat] = level + config.raise_sizes[state.round]
+        contrib[seat] = min(level + config.raise_sizes[state.round], cap)  # all-in if short
         raised[seat] = True
         num_raises += 1
         pending = [a and s != seat for s, a in enumerate(active)]

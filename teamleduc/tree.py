@@ -22,9 +22,11 @@ Layout (N nodes, S seats, R ranks; ``A = 3 + R`` child slots with a community ca
 ``legal``          (N, 3) bool  legal actions c, r, f at decision nodes
 =================  ===========  ==========================================================
 
-The betting subtree of a round depends only on the set of active seats, so it is built once per
-(round, active set) by stepping :mod:`teamleduc.rules` and copied under every chance outcome
-with numpy; no per-node Python object survives the build.
+The betting subtree of a round depends only on the set of active seats (and, with stacks, on
+the chips already in), so it is built once per (round, active set[, contributions]) by stepping
+:mod:`teamleduc.rules` and copied under every chance outcome with numpy; no per-node Python
+object survives the build. With stacks a round can be over before anyone acts (a called
+all-in): its round-2 copies are single terminals right below the chance node.
 """
 
 from __future__ import annotations
@@ -114,9 +116,20 @@ class _RoundTemplate:
     leaf: np.ndarray  # 0 inner, 1 hand over (one seat left), 2 round over
 
 
+def _template_start(config: GameConfig, contrib: np.ndarray) -> tuple[int, ...]:
+    """Contributions a round template starts from: zeros (the subtree does not depend on them,
+    so one template serves every start) unless stacks make the betting depend on them."""
+    if config.stack is None:
+        return (0,) * config.num_seats
+    return tuple(int(c) for c in contrib)
+
+
 @functools.cache
-def _round_template(config: GameConfig, round_: int, active0: tuple[bool, ...]) -> _RoundTemplate:
-    start = rules.start_round(config, round_, (0,) * config.num_seats, active0)
+def _round_template(
+    config: GameConfig, round_: int, active0: tuple[bool, ...], contrib0: tuple[int, ...]
+) -> _RoundTemplate:
+    start = rules.start_round(config, round_, contrib0, active0)
+    origin = np.array(contrib0, np.int32)
     rows: list[tuple] = []  # (parent, action, actor, depth, contrib, active, leaf)
 
     def visit(state: rules.BettingState, parent: int, action: int, depth: int) -> None:
@@ -145,7 +158,7 @@ def _round_template(config: GameConfig, round_: int, active0: tuple[bool, ...]) 
         action=np.array(cols[1], np.int16),
         actor=np.array(cols[2], np.int8),
         depth=np.array(cols[3], np.int16),
-        delta=np.array(cols[4], np.int32).reshape(len(rows), config.num_seats),
+        delta=np.array(cols[4], np.int32).reshape(len(rows), config.num_seats) - origin,
         active=np.array(cols[5], bool).reshape(len(rows), config.num_seats),
         leaf=np.array(cols[6], np.int8),
     )
@@ -155,8 +168,8 @@ def _round_template(config: GameConfig, round_: int, active0: tuple[bool, ...]) 
 def build_tree(config: GameConfig) -> PublicTree:
     """The public tree of ``config`` (cached: built once per configuration)."""
     S, R = config.num_seats, config.num_ranks
-    first = _round_template(config, 0, (True,) * S)
     base = np.full(S, config.ante, np.int32)
+    first = _round_template(config, 0, (True,) * S, _template_start(config, base))
 
     if not config.has_community:
         parent, action, actor, depth = first.parent, first.action, first.actor, first.depth
@@ -170,7 +183,12 @@ def build_tree(config: GameConfig) -> PublicTree:
         # round, one copy of the round-2 template per community rank.
         n1 = len(first.parent)
         ends = np.flatnonzero(first.leaf == 2)
-        seconds = [_round_template(config, 1, tuple(first.active[e])) for e in ends]
+        seconds = [
+            _round_template(
+                config, 1, tuple(first.active[e]), _template_start(config, first.delta[e] + base)
+            )
+            for e in ends
+        ]
         sizes = np.ones(n1, np.int64)
         sizes[ends] += R * np.array([len(t.parent) for t in seconds], np.int64)
         start = np.concatenate([[0], np.cumsum(sizes)[:-1]])  # global id of each round-1 node

@@ -8,14 +8,29 @@ illegal. Tests compare it with the vectorised tree and payoff arrays.
 from __future__ import annotations
 
 
+def _stack(config):
+    """Chips a seat starts with (ante included), or None when unlimited."""
+    return getattr(config, "stack", None)
+
+
 def legal(config, st) -> str:
-    """Legal action letters for the seat to act in state ``st`` (a dict)."""
+    """Legal action letters for the seat to act in state ``st`` (a dict).
+
+    With a stack (the pokercamp page): raising needs chips left after calling and an opponent
+    who is not all-in; otherwise no cap ("no-cap") or the raise rule as in the spec."""
     seat = st["turn"]
     out = "c"
+    stack = _stack(config)
+    may_raise = True
     if config.raise_rule == "once-per-player":
-        if seat not in st["raisers"]:
-            out += "r"
-    elif st["raises"] < config.max_raises:
+        may_raise = seat not in st["raisers"]
+    elif config.raise_rule == "cap":
+        may_raise = st["raises"] < config.max_raises
+    if stack is not None:
+        chips_after_call = stack - max(st["bets"])
+        opponent_all_in = any(st["bets"][s] == stack for s in st["alive"] if s != seat)
+        may_raise = may_raise and chips_after_call > 0 and not opponent_all_in
+    if may_raise:
         out += "r"
     if st["bets"][seat] < max(st["bets"]):
         out += "f"
@@ -28,6 +43,10 @@ def new_round(config, st, rnd):
     st["raises"] = 0
     st["to_act"] = [s for s in range(config.num_seats) if s in st["alive"]]
     st["turn"] = st["to_act"][0]
+    stack = _stack(config)
+    if stack is not None and sum(st["bets"][s] < stack for s in st["alive"]) < 2:
+        st["to_act"] = []  # an all-in was called: no more betting, straight to showdown
+        st["turn"] = None
 
 
 def start(config):
@@ -54,11 +73,14 @@ def act(config, st, a: str):
     seat = st["turn"]
     assert a in legal(config, st), (a, st)
     level = max(st["bets"])
+    stack = _stack(config)
     if a == "c":
         st["bets"][seat] = level
         st["to_act"].remove(seat)
     elif a == "r":
         st["bets"][seat] = level + config.raise_sizes[st["round"]]
+        if stack is not None and st["bets"][seat] > stack:
+            st["bets"][seat] = stack  # short of a full raise: all-in
         st["raisers"].add(seat)
         st["raises"] += 1
         st["to_act"] = [s for s in st["alive"] if s != seat]
@@ -111,7 +133,10 @@ def all_histories(config):
                 out.append((h2, st2))
             elif res == "round-over":
                 new_round(config, st2, st2["round"] + 1)
-                rec(st2, h2)
+                if st2["to_act"]:
+                    rec(st2, h2)
+                else:  # all-in called: the last card is dealt, no more betting
+                    out.append((h2, st2))  # (st2["round"] says the community card is out)
             else:
                 rec(st2, h2)
 

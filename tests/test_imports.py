@@ -200,6 +200,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("teamleduc.belief", "teamleduc.best_response"),
     ("teamleduc.grade", "teamleduc.standings", "teamleduc.leaderboard"),
     ("teamleduc.solver",),
+    ("teamleduc.studies",),
     ("teamleduc.envs",),
     ("teamleduc.agents",),
     (

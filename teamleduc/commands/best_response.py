@@ -12,7 +12,7 @@ from .options import echo_json, echo_result, preset_option
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
-    "cautious, random-pure[:SEED]"
+    "cautious, random-pure[:SEED], cfr:N (two-player presets)"
 )
 
 
@@ -38,7 +38,7 @@ def best_response_command(sub, against, config, export_dir, force, as_json):
     """Exact best response of the other team to SUB playing team a or b.
 
     SUB is a submission folder or .zip (a full or a team submission), or a baseline name
-    (uniform, always-call, aggressive, cautious, random-pure[:SEED]). The responding team picks
+    (uniform, always-call, aggressive, cautious, random-pure[:SEED], cfr:N). The responding team picks
     one joint pure strategy for both members together (a correlated best response), computed
     exactly by the public-belief dynamic programme. The value printed is the responding team's
     own expected utility in chips per hand; SUB's team gets its negation.

@@ -15,7 +15,7 @@ from .options import echo_json, echo_result, preset_option
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
-    "cautious, random-pure[:SEED]"
+    "cautious, random-pure[:SEED], cfr:N (two-player presets)"
 )
 
 
@@ -41,7 +41,7 @@ def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
     TEAM_B_SUB plays seats 2, 4.
 
     Each argument is a submission folder or .zip, or a baseline name (uniform, always-call,
-    aggressive, cautious, random-pure[:SEED]). The value is enumerated over deals, community
+    aggressive, cautious, random-pure[:SEED], cfr:N). The value is enumerated over deals, community
     cards, both teams' signals and every action: no sampling. Team B's value is its negation.
     """
     from ..evaluate import evaluate as run
@@ -154,7 +154,8 @@ def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case,
 @click.option("--force", is_flag=True, help="replace --out if it exists")
 def baseline(name, config, out_path, force):
     """Export baseline NAME as a submission: uniform, always-call, aggressive, cautious or
-    random-pure[:SEED] (one signal, every seat).
+    random-pure[:SEED] or cfr:N (two-player presets: the solver after N iterations); one
+    signal, every seat.
     """
     from ..baselines import canonical_name, export_baseline
     from ..errors import TeamLeducError

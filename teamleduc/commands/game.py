@@ -61,6 +61,7 @@ def info(config, as_json):
         f"preset {c.name}: {c.num_seats} seats, ranks {' '.join(c.ranks)} x {c.suits} suit(s), "
         f"ante {c.ante}, raise sizes {list(c.raise_sizes)}, raise rule {c.raise_rule}"
         + (f" (cap {c.max_raises})" if c.raise_rule == "cap" else "")
+        + (f", stack {c.stack} (ante included)" if c.stack is not None else "")
         + ", teams "
         + " vs ".join("{" + ",".join(str(s + 1) for s in t) + "}" for t in c.teams)
     )

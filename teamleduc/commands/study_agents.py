@@ -106,13 +106,3 @@ def _config(value):
         return get_config(value)
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
-
-
-@click.group("study")
-def study():
-    """Studies of the source documents' questions, answered exactly."""
-
-
-study.add_command(agents_command)
-
-COMMANDS = [study]

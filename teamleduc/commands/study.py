@@ -1,0 +1,128 @@
+"""Command group ``study``: reproducible answers to the source pages' questions.
+
+``study p2-advantage`` and ``study abstraction`` are thin layers over
+:mod:`teamleduc.studies`; each prints its table and writes Markdown, CSV, JSON and a picture
+to ``--out``. Bad arguments are one ``error:`` line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import TeamLeducError
+from .options import echo_json
+from .study_agents import agents_command
+
+
+def _progress(quiet: bool):
+    return None if quiet else (lambda text: click.echo(text, err=True))
+
+
+@click.group("study")
+def study():
+    """Studies of the source documents' questions, answered exactly: the second player's
+    advantage and card abstraction (pokercamp), learning agents against rule bots (RLCard)."""
+
+
+@study.command("p2-advantage")
+@click.option(
+    "--presets",
+    default="kuhn,kuhn-100,leduc,leduc-stack50",
+    show_default=True,
+    metavar="P,P,...",
+    help="two-player presets to compare",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["lp", "dcfr", "cfr+", "pcfr+"]),
+    default="lp",
+    show_default=True,
+    help="lp: exact sequence-form LP (HiGHS); dcfr, cfr+, pcfr+: the toolkit's solver until "
+    "the exact gap is at most --target",
+)
+@click.option("--target", type=float, default=1e-6, show_default=True, help="gap for the solver")
+@click.option(
+    "--time-limit",
+    type=float,
+    default=600.0,
+    show_default=True,
+    metavar="S",
+    help="seconds per game for the solver",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="out/study-p2-advantage",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="folder for p2-advantage.md/.csv/.json/.png",
+)
+@click.option("--quiet", is_flag=True, help="no progress lines")
+@click.option("--json", "as_json", is_flag=True, help="print the table as JSON")
+def p2_advantage(presets, method, target, time_limit, out_dir, quiet, as_json):
+    """The second player's advantage (-value for seat 1) of each two-player game, from an
+    exact equilibrium, with information sets per seat, NashConv reached and seconds."""
+    from ..studies.p2_advantage import p2_advantage as run
+    from ..studies.p2_advantage import parse_presets, write_outputs
+
+    configs = parse_presets(presets)
+    if not target > 0:
+        raise TeamLeducError(f"--target must be positive, not {target}")
+    result = run(configs, method, target, time_limit, progress=_progress(quiet))
+    paths = write_outputs(result, out_dir)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(str(result))
+        click.echo("wrote " + ", ".join(p.name for p in paths) + f" to {out_dir}")
+
+
+@study.command("abstraction")
+@click.option(
+    "--preset",
+    default="kuhn-100",
+    show_default=True,
+    metavar="P",
+    help="a two-player preset (kuhn-100 is the page's game)",
+)
+@click.option(
+    "--buckets",
+    type=int,
+    default=10,
+    show_default=True,
+    help="number of buckets of cards (1 to the number of ranks)",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default="out/study-abstraction",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="folder for abstraction.md/.csv/.json/.png",
+)
+@click.option("--quiet", is_flag=True, help="no progress lines")
+@click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
+def abstraction(preset, buckets, out_dir, quiet, as_json):
+    """Uniform buckets of cards against buckets optimised by local search on the lifted
+    strategy's exact NashConv: the abstract game's value, the lifted strategy's NashConv in
+    the full game and its chips per hand against the full game's equilibrium."""
+    from ..config import get_config
+    from ..studies.abstraction import abstraction_study, check_arguments, write_outputs
+
+    try:
+        config = get_config(preset)
+    except ValueError as e:
+        raise TeamLeducError(f"--preset: {e}") from None
+    check_arguments(config, buckets)
+    result = abstraction_study(config, buckets, progress=_progress(quiet))
+    paths = write_outputs(result, out_dir)
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(str(result))
+        click.echo("wrote " + ", ".join(p.name for p in paths) + f" to {out_dir}")
+
+
+study.add_command(agents_command)
+
+COMMANDS = [study]
