@@ -20,7 +20,7 @@ import click
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
 from ..files.safeio import SubmissionError
-from .options import echo_result
+from .options import echo_result, overwrite_option
 
 PRESET_2025 = "team-leduc-2025"
 _PRESET_HELP = (
@@ -142,7 +142,7 @@ def validate(path, preset, seats_text, as_json):
     metavar="1,3|2,4|all|auto",
     help=_SEATS_HELP,
 )
-@click.option("--overwrite", is_flag=True, help="replace DST if it exists")
+@overwrite_option("replace DST if it exists and is not empty")
 def convert(src, dst, to, preset, seats_text, overwrite):
     """Convert a submission between the CSV format and the 2025 team zips (.npy, columns
     C, F, R, rows in sorted-name order). SRC may be in either format. The source is checked
@@ -158,9 +158,6 @@ def convert(src, dst, to, preset, seats_text, overwrite):
             _echo_findings(e.findings, "error", err=False)
             click.echo(f"INVALID: {e.message}", err=False)
             sys.exit(1)
-        except FileExistsError as e:
-            click.echo(f"error: {e}; pass --overwrite to replace it", err=True)
-            sys.exit(2)
     _echo_findings(result.warnings, "warning", err=True)
     click.echo(str(result))
 

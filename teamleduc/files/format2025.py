@@ -308,13 +308,14 @@ def write_team_zip(
     team: Iterable[int],
     *,
     overwrite: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> Path:
     """Write one team of ``sub`` as a 2025 team zip (meta-strategy.csv + .npy files)."""
     config = get_config(config)
     orders = orders_2025(build_tree(config))
     part = sub.restrict(team)
     part.check(config)
-    with atomic_output(Path(path), overwrite) as out:
+    with atomic_output(Path(path), overwrite, inputs=inputs) as out:
         out.add(META_NAME, format_meta(part.signals, part.probs).encode())
         for k, j in enumerate(part.signals.tolist()):
             for s in part.seats:
@@ -330,6 +331,7 @@ def write_submission_2025(
     config: GameConfig | str,
     *,
     overwrite: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> list[Path]:
     """Write a team zip for every team whose seats ``sub`` plays into the folder ``out_dir``
     (created atomically: it appears complete or not at all). Returns the zips' paths."""
@@ -338,7 +340,7 @@ def write_submission_2025(
     whole_teams(config, sub.seats)
     sub.check(config)
     out_dir = Path(out_dir)
-    with atomic_output(out_dir, overwrite) as out:
+    with atomic_output(out_dir, overwrite, inputs=inputs) as out:
         for team in teams:
             write_team_zip(sub, out.root / team_zip_name(team), config, team)
     return [out_dir / team_zip_name(t) for t in teams]
