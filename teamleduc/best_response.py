@@ -229,7 +229,7 @@ def best_response(
     t = _team_index(config, responding_team)
     seats = tuple(sorted(config.teams[t]))
     others = tuple(s for s in range(config.num_seats) if s not in seats)
-    entrant = load_entrant(opponent, config, others)
+    entrant = load_entrant(opponent, config, others, role="SUB")
     W = coalition_weights(tree, seats, opponent_reaches(tree, entrant.submission, t))
     br = best_response_to_weights(
         tree, seats, W, team_index=t, opponent=opponent_name or entrant.name
@@ -325,7 +325,7 @@ def exploitability(config, submission, *, name: str | None = None) -> Exploitabi
     config = get_config(config)
     _require_two_teams(config, "exploitability")
     tree = build_tree(config)
-    entrant = load_entrant(submission, config, tuple(range(config.num_seats)))
+    entrant = load_entrant(submission, config, tuple(range(config.num_seats)), role="SUB")
     sub = entrant.submission
     missing = [s for s in range(config.num_seats) if s not in sub.strategies]
     if missing:
@@ -431,7 +431,7 @@ def nash_conv(config, submission, *, name: str | None = None) -> NashConv:
             "of two (use exploitability)"
         )
     tree = build_tree(config)
-    entrant = load_entrant(submission, config, tuple(range(config.num_seats)))
+    entrant = load_entrant(submission, config, tuple(range(config.num_seats)), role="SUB")
     sub = entrant.submission
     reach = {s: team_reach(tree, sub, (s,)) for s in range(config.num_seats)}
     brs, vals = [], []
