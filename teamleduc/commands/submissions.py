@@ -81,9 +81,10 @@ def _user_errors_exit():
         sys.exit(2)
 
 
-def _echo_findings(findings, prefix: str, err: bool) -> None:
+def _echo_findings(findings, prefix: str, err: bool, source=None) -> None:
+    """One line per finding; with ``source``, each names the submission first."""
     for f in findings:
-        click.echo(f"{prefix}: {f}", err=err)
+        click.echo(f"{prefix}: {source}: {f}" if source else f"{prefix}: {f}", err=err)
 
 
 @click.command("validate")
@@ -155,10 +156,10 @@ def convert(src, dst, to, preset, seats_text, overwrite):
         try:
             result = run_convert(src, dst, to, config, seats, overwrite=overwrite)
         except SubmissionError as e:
-            _echo_findings(e.findings, "error", err=False)
+            _echo_findings(e.findings, "error", err=False, source=src)
             click.echo(f"INVALID: {e.message}", err=False)
             sys.exit(1)
-    _echo_findings(result.warnings, "warning", err=True)
+    _echo_findings(result.warnings, "warning", err=True, source=src)
     click.echo(str(result))
 
 
