@@ -42,6 +42,7 @@ from .export import (
 )
 from .methods import DEFAULT_METHOD, METHODS, make_algorithm
 from .refine import _warmup as refine_warmup
+from .report import load_plotting
 from .refine import auto_seconds, halves_export, refine_export
 from .result import (
     INTERRUPTED,
@@ -55,6 +56,8 @@ from .result import (
 )
 
 DEFAULT_TIME_LIMIT = 300.0
+#: export budget after Ctrl-C (the LP export's; a stratified export takes what it takes)
+INTERRUPT_EXPORT_SECONDS = 0.5
 
 
 def _peak_memory() -> int:
@@ -171,6 +174,7 @@ def solve(
         folder = None if resume is None else Path(resume)
         if folder is not None and folder.suffix == ".npz":
             folder = folder.parent
+        load_plotting()
         with staged_folder(out_dir, overwrite, allow=folder) as stage:
             args.update(out_dir=stage, _staged=True)
             result = solve(**args)
@@ -328,7 +332,9 @@ def solve(
 
             # ---- export
             if stopped_by == INTERRUPTED:
-                budget = min(30.0, export_budget)
+                # Ctrl-C: a short export of the best so far (small games end within 2 s;
+                # writing a big game's 100 signals still takes its time)
+                budget = min(INTERRUPT_EXPORT_SECONDS, export_budget)
             elif stopped_by in ("trial", TARGET_REACHED):
                 budget = min(max(main_deadline - session(), 0.05), 0.5 * session() + 0.2)
             else:
