@@ -232,6 +232,8 @@ def _plain_header(data: bytes, version: tuple[int, int]) -> str | None:
         if depth > _HEADER_DEPTH or depth < 0:
             return f"corrupt .npy header: brackets nested or closed wrongly at character {pos + 1}"
         pos = m.end()
+    if depth != 0:
+        return "corrupt .npy header: a bracket is not closed"
     return None
 
 
