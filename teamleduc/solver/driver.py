@@ -42,8 +42,8 @@ from .export import (
 )
 from .methods import DEFAULT_METHOD, METHODS, make_algorithm
 from .refine import _warmup as refine_warmup
-from .report import load_plotting
 from .refine import auto_seconds, halves_export, refine_export
+from .report import load_plotting
 from .result import (
     INTERRUPTED,
     ITERATION_LIMIT,
