@@ -234,7 +234,7 @@ def best_response(
     t = _team_index(config, responding_team)
     seats = tuple(sorted(config.teams[t]))
     others = tuple(s for s in range(config.num_seats) if s not in seats)
-    entrant = load_entrant(opponent, config, others)
+    entrant = load_entrant(opponent, config, others, role="SUB")
     W = coalition_weights(tree, seats, opponent_reaches(tree, entrant.submission, t))
     br = best_response_to_weights(
         tree, seats, W, team_index=t, opponent=opponent_name or entrant.name
@@ -332,7 +332,7 @@ def exploitability(
     config = get_config(config)
     _require_two_teams(config, "exploitability")
     tree = build_tree(config)
-    entrant = load_entrant(submission, config, tuple(range(config.num_seats)))
+    entrant = load_entrant(submission, config, tuple(range(config.num_seats)), role="SUB")
     sub = entrant.submission
     missing = [s for s in range(config.num_seats) if s not in sub.strategies]
     if missing:
@@ -438,7 +438,7 @@ def nash_conv(config: ConfigLike, submission: EntrantSpec, *, name: str | None =
             "of two (use exploitability)"
         )
     tree = build_tree(config)
-    entrant = load_entrant(submission, config, tuple(range(config.num_seats)))
+    entrant = load_entrant(submission, config, tuple(range(config.num_seats)), role="SUB")
     sub = entrant.submission
     reach = {s: team_reach(tree, sub, (s,)) for s in range(config.num_seats)}
     brs, vals = [], []

@@ -7,12 +7,18 @@ baseline; ``best_response``: best-response, exploitability; ``solve``: solve); t
 listed here by name, not discovered, so the import graph shows every one of them. Errors the
 user can fix (:class:`~teamleduc.errors.TeamLeducError`, click usage errors) print one message
 and exit non-zero; no traceback reaches the user (set ``TEAMLEDUC_DEBUG=1`` to see one).
+
+One Ctrl-C ends any command: "aborted" on stderr, exit code 130, no traceback, and the
+outputs as :mod:`teamleduc.outputs` leaves them (untouched, or complete). ``solve`` is the one
+command that catches the first Ctrl-C itself, to finish with the best strategies so far.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 import click
@@ -47,23 +53,22 @@ _add_commands()
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the CLI and turn user errors into a message and an exit code."""
+    if threading.current_thread() is threading.main_thread():
+        # take Ctrl-C back from the quiet start-up handler of teamleduc/__init__.py
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         # standalone_mode=False makes click return (not raise) the code of ctx.exit(n)
         code = cli.main(args=argv, prog_name="teamleduc", standalone_mode=False)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
-    except click.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(130)
+    except (click.Abort, KeyboardInterrupt):
+        _aborted()
     except click.ClickException as e:
         e.show()
         sys.exit(e.exit_code)
     except TeamLeducError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(e.exit_code)
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
     except (OSError, MemoryError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
@@ -76,6 +81,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         sys.exit(3)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _aborted() -> None:
+    """Ctrl-C: one line, exit code 130; a second Ctrl-C meanwhile is ignored."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    click.echo("aborted", err=True)
+    sys.exit(130)
 
 
 if __name__ == "__main__":

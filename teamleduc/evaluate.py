@@ -314,8 +314,8 @@ def evaluate(
     config = get_config(config)
     A, B = team_seats(config)
     tree = build_tree(config)
-    ea = load_entrant(team_a, config, seats=A)
-    eb = load_entrant(team_b, config, seats=B)
+    ea = load_entrant(team_a, config, seats=A, role="team A's submission")
+    eb = load_entrant(team_b, config, seats=B, role="team B's submission")
     ta = team_reach(tree, ea.submission, A)
     tb = team_reach(tree, eb.submission, B)
     card_names = comm_name = None
@@ -364,8 +364,9 @@ def match(x: EntrantSpec, y: EntrantSpec, config: ConfigLike = "team-leduc") -> 
     config = get_config(config)
     A, B = team_seats(config)
     tree = build_tree(config)
-    ex = load_entrant(x, config)
-    ey = load_entrant(y, config)
+    every = tuple(range(config.num_seats))
+    ex = load_entrant(x, config, role="X", require=every)
+    ey = load_entrant(y, config, role="Y", require=every)
     if ex.name == ey.name and ex is not ey and ex.source != ey.source:
         ey = Entrant(name=ey.name + " (2)", source=ey.source, submission=ey.submission)
     vxy = evaluate_reach(

@@ -197,6 +197,7 @@ def grade(
     progress: bool = False,
     heatmap: bool = True,
     worst_case: bool = True,
+    overwrite: bool = False,
 ) -> GradeResult:
     """Grade every pair of entrants in both seatings by exact expected team utility.
 
@@ -209,6 +210,8 @@ def grade(
         ``fork`` start method, else loading is sequential); the output does not depend on it.
     out : if given, the folder to write ``leaderboard.csv``, ``leaderboard.md``,
         ``matrix.csv``, ``values.csv``, ``matrix.png`` and ``grade.json`` into.
+        The folder is written as one unit; an existing non-empty one is refused unless
+        ``overwrite`` (:func:`teamleduc.leaderboard.write_outputs`).
     progress : show a progress bar on the terminal (stderr).
     worst_case : also compute each entrant's exact worst case as team A and as team B (two
         exact team best responses per entrant; about 1 s each on team-leduc).
@@ -303,7 +306,7 @@ def grade(
         seconds=time.perf_counter() - t0,
     )
     if out is not None:
-        write_outputs(result, out, heatmap=heatmap)
+        write_outputs(result, out, heatmap=heatmap, overwrite=overwrite)
     return result
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import __version__
 from .infosets import write_text_atomic
+from .outputs import staged_folder
 from .standings import LEADERBOARD_COLUMNS, GradeResult, format_value
 
 
@@ -129,16 +130,23 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
 
 
 def write_outputs(
-    result: GradeResult, out_dir: str | os.PathLike[str], heatmap: bool = True
+    result: GradeResult,
+    out_dir: str | os.PathLike[str],
+    heatmap: bool = True,
+    overwrite: bool = False,
 ) -> list[Path]:
-    """Write the grading files into ``out_dir`` (created if needed); returns their paths.
+    """Write the grading files into ``out_dir`` as one unit; returns their paths.
+
+    The files are written into a temporary sibling that replaces ``out_dir`` at the end
+    (:func:`teamleduc.outputs.staged_folder`): a failure or Ctrl-C leaves ``out_dir`` as it
+    was. An existing non-empty ``out_dir`` is refused unless ``overwrite``, and never replaced
+    if it holds a graded submission.
 
     ``leaderboard.csv`` / ``.md``, ``matrix.csv`` (S[row, column], leaderboard order, empty
     diagonal), ``values.csv`` (team A's value for every ordered pair), ``invalid.csv``,
     ``grade.json`` and, unless ``heatmap`` is false, ``matrix.png``.
     """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     order = result.order()
     names = [result.names[i] for i in order]
     S = result.scores
@@ -166,10 +174,18 @@ def write_outputs(
         ),
         "grade.json": json.dumps(result.to_dict(), indent=2) + "\n",
     }
-    paths = []
-    for name, text in files.items():
-        write_text_atomic(out / name, text)
-        paths.append(out / name)
     if heatmap:
-        paths.append(write_heatmap(result, out / "matrix.png"))
-    return paths
+        files["matrix.png"] = None
+    with staged_folder(out, overwrite, inputs=graded_paths(result)) as stage:
+        for name, text in files.items():
+            if text is None:
+                write_heatmap(result, stage / name)
+            else:
+                write_text_atomic(stage / name, text)
+    return [out / name for name in files]
+
+
+def graded_paths(result: GradeResult) -> list[str]:
+    """The submission paths of a grading (valid or not), which its outputs must not replace."""
+    sources = list(result.sources) + [b.source for b in result.invalid]
+    return [s for s in sources if s not in ("baseline", "object")]

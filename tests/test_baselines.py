@@ -138,12 +138,12 @@ def test_export_round_trip(tmp_path, capsys):
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["meta-strategy.csv"] + [
         f"strategy0-player{i}.csv" for i in range(1, 5)
     ]
-    # an existing folder is not replaced without --force
+    # an existing folder is not replaced without --overwrite (or its alias --force)
     with pytest.raises(SystemExit) as e:
         main(
             ["baseline", "aggressive", "--preset", "tiny-team-leduc", "--out", str(tmp_path / "c")]
         )
-    assert e.value.code == 2 and "--force" in capsys.readouterr().err
+    assert e.value.code == 2 and "--overwrite" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         main(
             [

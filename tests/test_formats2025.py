@@ -353,7 +353,9 @@ def test_invalid_source_writes_nothing(tmp_path):
         ["convert", str(src), str(tmp_path / "out"), "--to", "npy2025", "--preset", "tiny-team"],
     )
     assert r.exit_code == 1, r.output
-    assert "error: strategy0-player2.csv, line 1: p_f = 1.0 on an illegal action" in r.output
+    assert (
+        f"error: {src}: strategy0-player2.csv, line 1: p_f = 1.0 on an illegal action" in r.output
+    )
     assert "nothing was written" in r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]
 

@@ -520,12 +520,12 @@ def test_damaged_checkpoint_candidates_are_refused(tmp_path):
     assert ckpt.load(tmp_path, config).candidates.items[0]
     damaged = {
         "incomplete": {k: v for k, v in good.items() if k != "cand0/1"},
-        "differ in length": {**good, "cand0/batch": good["cand0/batch"][:-1]},
+        "differ in shape": {**good, "cand0/batch": good["cand0/batch"][:-1]},
         "unknown kind": {**good, "cand1/kind": good["cand1/kind"] + 100},
     }
     for message, arrays in damaged.items():
         np.savez(path, **arrays)
-        pattern = f"checkpoint.npz: team .'s candidate arrays .*{message}"
+        pattern = f"checkpoint .*checkpoint.npz: team .'s candidates.*{message}"
         with pytest.raises(TeamLeducError, match=pattern):
             ckpt.load(tmp_path, config)
 

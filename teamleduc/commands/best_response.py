@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from .options import echo_json, echo_result, preset_option
+from .options import echo_json, echo_result, overwrite_option, preset_option
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
@@ -32,9 +32,9 @@ SUB_HELP = (
     type=click.Path(),
     help="write the response as a one-signal submission (folder, or .zip if the name ends in .zip)",
 )
-@click.option("--force", is_flag=True, help="with --export: replace an existing folder or file")
+@overwrite_option("with --export: replace an existing non-empty folder or file")
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-def best_response_command(sub, against, config, export_dir, force, as_json):
+def best_response_command(sub, against, config, export_dir, overwrite, as_json):
     """Exact best response of the other team to SUB playing team a or b.
 
     SUB is a submission folder or .zip (a full or a team submission), or a baseline name
@@ -44,21 +44,20 @@ def best_response_command(sub, against, config, export_dir, force, as_json):
     own expected utility in chips per hand; SUB's team gets its negation.
     """
     from ..best_response import _require_two_teams, best_response
-    from ..errors import TeamLeducError
+    from ..outputs import check_target
 
     _require_two_teams(config, "best-response")
     fixed = 0 if against.lower() == "a" else 1
+    if export_dir is not None:
+        check_target(export_dir, overwrite, inputs=[sub])  # before the best response
     result = best_response(config, 1 - fixed, sub)
     written = None
     if export_dir is not None:
         from ..files.writing import write_submission
 
-        try:
-            written = write_submission(
-                result.to_submission(), export_dir, overwrite=force, config=config
-            )
-        except FileExistsError as e:
-            raise TeamLeducError(f"{e}; use --force to replace it") from None
+        written = write_submission(
+            result.to_submission(), export_dir, overwrite=overwrite, config=config, inputs=[sub]
+        )
     if as_json:
         d = result.to_dict()
         d["against"] = against.lower()

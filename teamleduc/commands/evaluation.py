@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from .options import echo_json, echo_result, preset_option
+from .options import echo_json, echo_result, overwrite_option, preset_option
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
@@ -100,20 +100,26 @@ def match(x, y, config, as_json):
     help="also compute each entrant's exact worst case as team A and as team B "
     "(two exact team best responses per entrant)",
 )
+@overwrite_option("replace --out if it exists and is not empty")
 @click.option("--json", "as_json", is_flag=True, help="print the leaderboard as JSON")
-def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case, as_json):
+def grade(
+    submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case, overwrite, as_json
+):
     """Grade every pair of submissions in both seatings by exact expected team utility.
 
     Writes leaderboard.csv and leaderboard.md (rank, name, mean score, mean as team A, mean as
     team B, worst match, signals), matrix.csv (pairwise match scores), values.csv, invalid.csv,
     grade.json and the heatmap matrix.png into --out. Invalid submissions are listed with their
-    first problem and left out; they never stop the run.
+    first problem and left out; they never stop the run. --out appears complete or not at all;
+    an existing non-empty one needs --overwrite.
     """
     from ..errors import TeamLeducError
     from ..grade import grade as run
+    from ..outputs import check_target
 
     if not submissions and baselines.strip().lower() in ("", "none"):
         raise TeamLeducError("nothing to grade: give submissions and/or --baselines")
+    check_target(out_dir, overwrite, inputs=submissions)  # before the (long) grading
     result = run(
         list(submissions),
         config,
@@ -123,6 +129,7 @@ def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case,
         progress=True,
         heatmap=not no_heatmap,
         worst_case=worst_case,
+        overwrite=overwrite,
     )
     if as_json:
         echo_json(result.to_dict())
@@ -151,20 +158,16 @@ def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case,
     type=click.Path(),
     help="folder (or .zip) to write the submission into",
 )
-@click.option("--force", is_flag=True, help="replace --out if it exists")
-def baseline(name, config, out_path, force):
+@overwrite_option("replace --out if it exists and is not empty")
+def baseline(name, config, out_path, overwrite):
     """Export baseline NAME as a submission: uniform, always-call, aggressive, cautious or
     random-pure[:SEED] or cfr:N (two-player presets: the solver after N iterations); one
     signal, every seat.
     """
     from ..baselines import canonical_name, export_baseline
-    from ..errors import TeamLeducError
 
     canonical = canonical_name(name)
-    try:
-        path = export_baseline(canonical, config, out_path, overwrite=force)
-    except FileExistsError as e:
-        raise TeamLeducError(f"{e}; use --force to replace it") from None
+    path = export_baseline(canonical, config, out_path, overwrite=overwrite)
     click.echo(f"wrote baseline {canonical} ({config.name}) to {path}")
 
 

@@ -12,7 +12,7 @@ import time
 import click
 
 from .. import __version__
-from .options import echo_json, echo_result, preset_option
+from .options import echo_json, echo_result, overwrite_option, preset_option
 
 
 @click.command()
@@ -103,23 +103,30 @@ def info(config, as_json):
     help="csv: the spec's files; 2025: player_{i}_infosets.txt of the 2025 course",
 )
 @click.option("--no-examples", is_flag=True, help="do not write the uniform example submission")
-def infosets(config, out_dir, fmt, no_examples):
+@overwrite_option("replace --out if it exists and is not empty")
+def infosets(config, out_dir, fmt, no_examples, overwrite):
     """Write the information-set files of a game (spec order, byte-for-byte deterministic).
 
     csv writes leduc4-infosets-player{1..S}.csv, example-meta-strategy.csv and
-    example-strategy0-player{i}.csv (every seat uniform over its legal actions).
+    example-strategy0-player{i}.csv (every seat uniform over its legal actions). The folder
+    appears complete or not at all; an existing non-empty one needs --overwrite.
     """
+    from pathlib import Path
+
     from ..infosets import write_infoset_files
+    from ..outputs import staged_folder
     from ..tree import build_tree
 
     t0 = time.perf_counter()
     tree = build_tree(config)
-    if fmt == "2025":
-        from ..files.format2025 import write_infosets_2025
+    with staged_folder(out_dir, overwrite) as stage:
+        if fmt == "2025":
+            from ..files.format2025 import write_infosets_2025
 
-        paths = write_infosets_2025(tree, out_dir)
-    else:
-        paths = write_infoset_files(tree, out_dir, examples=not no_examples)
+            staged = write_infosets_2025(tree, stage)
+        else:
+            staged = write_infoset_files(tree, stage, examples=not no_examples)
+    paths = [Path(out_dir) / p.relative_to(stage) for p in staged]
     for p in paths:
         click.echo(f"wrote {p}")
     click.echo(f"{config.name}: {len(paths)} files in {out_dir} ({time.perf_counter() - t0:.2f} s)")

@@ -1,4 +1,5 @@
-"""What every command shares: the ``--preset`` option and printing results as text or JSON.
+"""What every command shares: the ``--preset`` and ``--overwrite`` options, the number type
+that refuses non-finite values, and printing results as text or JSON.
 
 Kept apart from :mod:`teamleduc.cli` (the group and the entry point) so that command modules
 never import the module that imports them.
@@ -7,6 +8,7 @@ never import the module that imports them.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -50,3 +52,54 @@ def echo_result(result: Any, as_json: bool) -> None:
         echo_json(result.to_dict())
     else:
         click.echo(str(result))
+
+
+def overwrite_option(help_text: str = "replace the output if it exists") -> Callable[[F], F]:
+    """The shared ``--overwrite`` option (alias ``--force``): the one rule of every command that
+    writes (:func:`teamleduc.outputs.check_target`) is that an existing non-empty output is
+    refused without it."""
+    return click.option("--overwrite", "--force", "overwrite", is_flag=True, help=help_text)
+
+
+class Number(click.ParamType):
+    """A finite real number within optional bounds; ``inf``, ``-inf`` and ``nan`` are refused
+    by every command the same way (``--time-limit inf`` would never stop).
+
+    ``minimum`` is inclusive unless ``positive``; ``allow`` lists words passed through as None
+    (e.g. ``auto``).
+    """
+
+    name = "number"
+
+    def __init__(
+        self,
+        minimum: float | None = None,
+        maximum: float | None = None,
+        *,
+        positive: bool = False,
+        allow: tuple[str, ...] = (),
+    ):
+        self.minimum, self.maximum, self.positive, self.allow = minimum, maximum, positive, allow
+
+    def convert(self, value, param, ctx):
+        if value is None:
+            return None
+        if isinstance(value, str) and value.strip().lower() in self.allow:
+            return None
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            words = "".join(f" or '{w}'" for w in self.allow)
+            self.fail(f"{value!r} is not a number{words}", param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return self._bounded(number, param, ctx)
+
+    def _bounded(self, number: float, param, ctx) -> float:
+        if self.positive and not number > 0:
+            self.fail(f"{number:g} is not positive (> 0)", param, ctx)
+        if self.minimum is not None and number < self.minimum:
+            self.fail(f"{number:g} is below the minimum {self.minimum:g}", param, ctx)
+        if self.maximum is not None and number > self.maximum:
+            self.fail(f"{number:g} is above the maximum {self.maximum:g}", param, ctx)
+        return number

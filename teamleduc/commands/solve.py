@@ -6,9 +6,11 @@ inside the command so that other commands do not pay for it.
 
 from __future__ import annotations
 
+import sys
+
 import click
 
-from .options import echo_json, preset_option
+from .options import Number, echo_json, overwrite_option, preset_option
 
 METHOD_CHOICES = ["dcfr", "cfr+", "pcfr+", "double-oracle"]
 
@@ -23,20 +25,6 @@ def _progress_line(m) -> str:
     )
 
 
-class _SecondsOrAuto(click.ParamType):
-    """A number of seconds, or ``auto`` (None: the solver's default)."""
-
-    name = "seconds"
-
-    def convert(self, value, param, ctx):
-        if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
-            return None
-        try:
-            return float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is neither a number of seconds nor 'auto'", param, ctx)
-
-
 @click.command("solve")
 @preset_option
 @click.option(
@@ -49,7 +37,7 @@ class _SecondsOrAuto(click.ParamType):
 )
 @click.option(
     "--time-limit",
-    type=float,
+    type=Number(positive=True),
     default=300.0,
     show_default=True,
     metavar="S",
@@ -57,7 +45,7 @@ class _SecondsOrAuto(click.ParamType):
 )
 @click.option(
     "--target-gap",
-    type=float,
+    type=Number(minimum=0.0),
     default=None,
     metavar="G",
     help="stop as soon as the exported submission's exact saddle-point gap is <= G",
@@ -80,7 +68,7 @@ class _SecondsOrAuto(click.ParamType):
 )
 @click.option(
     "--refine-seconds",
-    type=_SecondsOrAuto(),
+    type=Number(minimum=0.0, allow=("auto",)),
     default="auto",
     show_default=True,
     metavar="S|auto",
@@ -107,6 +95,10 @@ class _SecondsOrAuto(click.ParamType):
     type=click.Path(exists=True),
     help="continue the run saved in this folder (its checkpoint.npz); writes to --out",
 )
+@overwrite_option(
+    "replace --out if it exists and is not empty (not needed to continue a run in its own "
+    "folder: --resume R --out R)"
+)
 @click.option("--quiet", is_flag=True, help="no progress lines")
 @click.option("--json", "as_json", is_flag=True, help="print the final report as JSON")
 def solve_command(
@@ -118,6 +110,7 @@ def solve_command(
     max_signals,
     out_dir,
     resume,
+    overwrite,
     quiet,
     as_json,
     refine_seconds,
@@ -134,11 +127,14 @@ def solve_command(
     submission's, computed with exact team best responses. The export splits each team's
     average into --max-signals equally likely signals that share its flow (stratified
     signals), or mixes pure strategies by linear programming, whichever has the smaller exact
-    gap. Ctrl-C stops at the next iteration, exports the best strategies so far and writes the
-    checkpoint; --resume continues from it.
+    gap. Ctrl-C stops at the next iteration, exports the best strategies so far, writes --out
+    and the checkpoint and exits with code 130; --resume continues from it. A second Ctrl-C
+    aborts at once (--out untouched). --out appears complete or not at all; an existing
+    non-empty one needs --overwrite, unless it is the folder the run resumes.
     """
     from ..errors import TeamLeducError
     from ..solver import DEFAULT_METHOD, solve
+    from ..solver.result import INTERRUPTED
 
     def progress(m) -> None:
         if not quiet and not as_json:
@@ -163,6 +159,7 @@ def solve_command(
             resume=resume,
             progress=progress,
             refine_seconds=refine_seconds,
+            overwrite=overwrite,
         )
     except ValueError as e:
         raise TeamLeducError(str(e)) from None
@@ -173,6 +170,11 @@ def solve_command(
     else:
         click.echo(str(result))
         click.echo(f"final gap {result.gap:.6e}")
+    if result.status == INTERRUPTED:
+        click.echo(
+            f"interrupted: the outputs are in {out_dir}; --resume {out_dir} continues", err=True
+        )
+        sys.exit(130)
 
 
 COMMANDS = [solve_command]

@@ -20,7 +20,7 @@ import click
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
 from ..files.safeio import SubmissionError
-from .options import echo_result
+from .options import echo_result, overwrite_option
 
 PRESET_2025 = "team-leduc-2025"
 _PRESET_HELP = (
@@ -81,9 +81,10 @@ def _user_errors_exit():
         sys.exit(2)
 
 
-def _echo_findings(findings, prefix: str, err: bool) -> None:
+def _echo_findings(findings, prefix: str, err: bool, source=None) -> None:
+    """One line per finding; with ``source``, each names the submission first."""
     for f in findings:
-        click.echo(f"{prefix}: {f}", err=err)
+        click.echo(f"{prefix}: {source}: {f}" if source else f"{prefix}: {f}", err=err)
 
 
 @click.command("validate")
@@ -142,7 +143,7 @@ def validate(path, preset, seats_text, as_json):
     metavar="1,3|2,4|all|auto",
     help=_SEATS_HELP,
 )
-@click.option("--overwrite", is_flag=True, help="replace DST if it exists")
+@overwrite_option("replace DST if it exists and is not empty")
 def convert(src, dst, to, preset, seats_text, overwrite):
     """Convert a submission between the CSV format and the 2025 team zips (.npy, columns
     C, F, R, rows in sorted-name order). SRC may be in either format. The source is checked
@@ -155,13 +156,10 @@ def convert(src, dst, to, preset, seats_text, overwrite):
         try:
             result = run_convert(src, dst, to, config, seats, overwrite=overwrite)
         except SubmissionError as e:
-            _echo_findings(e.findings, "error", err=False)
+            _echo_findings(e.findings, "error", err=False, source=src)
             click.echo(f"INVALID: {e.message}", err=False)
             sys.exit(1)
-        except FileExistsError as e:
-            click.echo(f"error: {e}; pass --overwrite to replace it", err=True)
-            sys.exit(2)
-    _echo_findings(result.warnings, "warning", err=True)
+    _echo_findings(result.warnings, "warning", err=True, source=src)
     click.echo(str(result))
 
 

@@ -31,6 +31,9 @@ from .safeio import (
     more_findings,
 )
 
+#: files nothing uses are named up to this many, then counted
+UNUSED_SHOWN = 5
+
 
 def _memory_budget() -> int:
     """Half the physical memory (bytes); loading more than that is refused up front."""
@@ -166,9 +169,10 @@ def read_container(
     if num_missing > cap:
         out.errors.append(more_findings(None, num_missing - cap, cap, "missing files"))
 
-    # 4. files nothing uses
+    # 4. files nothing uses (the first few named, the rest counted)
     listed = set(signals)
-    for name in sorted(names - used):
+    unused = sorted(names - used)
+    for name in unused[:UNUSED_SHOWN]:
         m = pattern.fullmatch(name)
         if m and int(m.group(2)) > config.num_seats:
             why = f"not read: {config.name} has no seat {m.group(2)}"
@@ -182,6 +186,12 @@ def read_container(
         else:
             why = "not read: not a file of this submission format"
         out.warnings.append(Finding(container.display(name), None, None, why))
+    if len(unused) > UNUSED_SHOWN:
+        out.warnings.append(
+            more_findings(
+                container.label or None, len(unused) - UNUSED_SHOWN, UNUSED_SHOWN, "unused files"
+            )
+        )
 
     if keep and not out.errors and signals:
         out.submission = Submission(

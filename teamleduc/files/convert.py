@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
+from ..outputs import check_target
 from .format2025 import team_zip_name, write_submission_2025, write_team_zip
 from .reading import read_path
 from .safeio import Finding, SubmissionError
@@ -79,11 +80,14 @@ def convert(
     plays one team, that team's zip.
 
     The source is fully checked first; if it is invalid, SubmissionError lists every problem
-    and nothing is written. Lossless: converting back gives identical arrays.
+    and nothing is written. The target follows :func:`teamleduc.outputs.check_target`: an
+    existing non-empty ``dst`` is refused unless ``overwrite``, and never replaced if it is or
+    holds ``src`` or the current folder. Lossless: converting back gives identical arrays.
     """
     if to not in TARGETS:
         raise ValueError(f"unknown target format {to!r}; use one of {', '.join(TARGETS)}")
     config = get_config(config)
+    check_target(dst, overwrite, inputs=[src])  # before the (long) reading
     result = read_path(src, config, seats=seats, keep=True)
     if result.errors:
         n = len(result.errors)
@@ -94,7 +98,7 @@ def convert(
         )
     sub = result.submission
     if to == "csv":
-        written = [write_submission(sub, dst, overwrite=overwrite, config=config)]
+        written = [write_submission(sub, dst, overwrite=overwrite, config=config, inputs=[src])]
     elif Path(dst).suffix.lower() == ".zip":  # one team zip
         teams = [t for t in config.teams if set(t) <= set(sub.seats)]
         if len(teams) != 1:
@@ -102,9 +106,9 @@ def convert(
                 f"{dst}: a .zip holds one team, and {src} plays {len(teams)}; "
                 f"give a folder to hold " + " and ".join(map(team_zip_name, teams))
             )
-        written = [write_team_zip(sub, dst, config, teams[0], overwrite=overwrite)]
+        written = [write_team_zip(sub, dst, config, teams[0], overwrite=overwrite, inputs=[src])]
     else:
-        written = write_submission_2025(sub, dst, config, overwrite=overwrite)
+        written = write_submission_2025(sub, dst, config, overwrite=overwrite, inputs=[src])
     return ConvertResult(
         source=str(src),
         source_format=result.format,

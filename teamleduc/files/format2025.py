@@ -197,6 +197,46 @@ def read_infosets_2025(path: str | os.PathLike[str]) -> tuple[list[str], list[st
 # --------------------------------------------------------------------------------------------
 
 
+#: one token of a plain .npy header: a quoted string, an integer, a name, or punctuation
+_HEADER_TOKEN = re.compile(
+    r"""\s*(?:'[^'\\\n]{0,64}'|"[^"\\\n]{0,64}"|-?\d{1,20}(?!\d)L?|True|False|None|[{}()\[\],:])"""
+)
+#: a plain header is one dict, at most this deep (a structured dtype's list of tuples is 3)
+_HEADER_DEPTH = 4
+
+
+def _plain_header(data: bytes, version: tuple[int, int]) -> str | None:
+    """None if the header of ``data`` (after the magic) is a plain, small Python literal: a
+    dict of quoted strings, integers, True/False/None, tuples and lists, nested at most
+    :data:`_HEADER_DEPTH` deep. Otherwise the reason it is not: numpy would hand anything
+    else to ``ast.literal_eval``, where thousands of nested unary minus signs or brackets
+    raise RecursionError or MemoryError."""
+    width = 2 if version == (1, 0) else 4
+    start = 6 + 2 + width
+    if len(data) < start:
+        return "corrupt .npy header: truncated"
+    length = int.from_bytes(data[8:start], "little")
+    text = data[start : start + length].decode("latin1")
+    if len(data) < start + length:
+        return "corrupt .npy header: truncated"
+    pos, depth, end = 0, 0, len(text.rstrip())
+    while pos < end:
+        m = _HEADER_TOKEN.match(text, pos)
+        if m is None:
+            return (
+                f"corrupt .npy header: not a plain literal at character {pos + 1} "
+                f"({text[pos : pos + 12]!r})"
+            )
+        token = m.group().strip()
+        depth += 1 if token in ("{", "(", "[") else -1 if token in ("}", ")", "]") else 0
+        if depth > _HEADER_DEPTH or depth < 0:
+            return f"corrupt .npy header: brackets nested or closed wrongly at character {pos + 1}"
+        pos = m.end()
+    if depth != 0:
+        return "corrupt .npy header: a bracket is not closed"
+    return None
+
+
 def _npy_header(data: bytes):
     """(shape, fortran_order, dtype, data offset) of .npy bytes, or the reason they are not."""
     fp = io.BytesIO(data)
@@ -204,14 +244,17 @@ def _npy_header(data: bytes):
         version = np.lib.format.read_magic(fp)
     except ValueError:
         return "not a .npy file (no NumPy magic string)"
+    if version not in ((1, 0), (2, 0)):
+        return f"unsupported .npy format version {version[0]}.{version[1]}"
+    problem = _plain_header(data, version)
+    if problem is not None:
+        return problem
     try:
         if version == (1, 0):
             shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
-        elif version == (2, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
         else:
-            return f"unsupported .npy format version {version[0]}.{version[1]}"
-    except (ValueError, SyntaxError, TypeError, EOFError) as e:
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
+    except (ValueError, SyntaxError, TypeError, EOFError, RecursionError, MemoryError) as e:
         return f"corrupt .npy header: {e}"
     return shape, fortran, dtype, fp.tell()
 
@@ -308,13 +351,14 @@ def write_team_zip(
     team: Iterable[int],
     *,
     overwrite: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> Path:
     """Write one team of ``sub`` as a 2025 team zip (meta-strategy.csv + .npy files)."""
     config = get_config(config)
     orders = orders_2025(build_tree(config))
     part = sub.restrict(team)
     part.check(config)
-    with atomic_output(Path(path), overwrite) as out:
+    with atomic_output(Path(path), overwrite, inputs=inputs) as out:
         out.add(META_NAME, format_meta(part.signals, part.probs).encode())
         for k, j in enumerate(part.signals.tolist()):
             for s in part.seats:
@@ -330,6 +374,7 @@ def write_submission_2025(
     config: GameConfig | str,
     *,
     overwrite: bool = False,
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> list[Path]:
     """Write a team zip for every team whose seats ``sub`` plays into the folder ``out_dir``
     (created atomically: it appears complete or not at all). Returns the zips' paths."""
@@ -338,7 +383,7 @@ def write_submission_2025(
     whole_teams(config, sub.seats)
     sub.check(config)
     out_dir = Path(out_dir)
-    with atomic_output(out_dir, overwrite) as out:
+    with atomic_output(out_dir, overwrite, inputs=inputs) as out:
         for team in teams:
             write_team_zip(sub, out.root / team_zip_name(team), config, team)
     return [out_dir / team_zip_name(t) for t in teams]

@@ -16,11 +16,18 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..config import GameConfig, get_config
-from .container import read_container
+from .container import UNUSED_SHOWN, read_container
 from .csv_format import CSV_FORMAT
 from .format2025 import NPY_FORMAT, team_zip_name
 from .model import ReadResult, Submission, combine_teams, whole_teams
-from .safeio import DEFAULT_CAP, META_NAME, Finding, SubmissionError, open_container
+from .safeio import (
+    DEFAULT_CAP,
+    META_NAME,
+    Finding,
+    SubmissionError,
+    more_findings,
+    open_container,
+)
 
 _TEAM_ZIP = re.compile(r"team\d+\.zip")
 
@@ -73,11 +80,16 @@ def _read_team_zips(
             out.files_checked += r.files_checked
             out.signals = tuple(sorted(set(out.signals) | set(r.signals)))
             parts.append(r)
-        for name in sorted(names - {team_zip_name(t) for t in teams}):
+        unused = sorted(names - {team_zip_name(t) for t in teams})
+        for name in unused[:UNUSED_SHOWN]:
             out.warnings.append(
                 Finding(
                     folder.display(name), None, None, "not read: not one of the team zips checked"
                 )
+            )
+        if len(unused) > UNUSED_SHOWN:
+            out.warnings.append(
+                more_findings(None, len(unused) - UNUSED_SHOWN, UNUSED_SHOWN, "unused files")
             )
     out.seats = tuple(sorted(s for t in teams for s in t))
     if not teams:

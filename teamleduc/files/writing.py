@@ -9,15 +9,14 @@ fixed dates and permissions, so equal submissions give equal bytes.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from ..config import GameConfig
 from ..infosets import format_rows
+from ..outputs import staged_file, staged_folder
 from .csv_format import format_meta
 from .model import STRATEGY_CSV, Submission
 from .safeio import META_NAME
@@ -51,46 +50,24 @@ class _DirWriter:
 
 @contextmanager
 def atomic_output(
-    path: str | os.PathLike[str], overwrite: bool = False
+    path: str | os.PathLike[str],
+    overwrite: bool = False,
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> Iterator[_ZipWriter | _DirWriter]:
     """Yield a writer (``.add(name, bytes)``) for a folder or, if ``path`` ends in ``.zip``, an
-    archive; it appears at ``path`` only when the block ends without an exception."""
-    path = Path(path)
-    if path.exists() and not overwrite and not (path.is_dir() and not any(path.iterdir())):
-        raise FileExistsError(f"{path} already exists (not overwritten)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix.lower() == ".zip":
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
-        try:
-            with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
-                yield _ZipWriter(zf)
-            if path.is_dir():
-                raise IsADirectoryError(f"{path} is a folder")
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+    archive; it appears at ``path`` only when the block ends without an exception (the rule
+    and the staging of :mod:`teamleduc.outputs`: an existing non-empty ``path`` is refused
+    with :class:`~teamleduc.outputs.OutputExistsError` unless ``overwrite``)."""
+    if Path(path).suffix.lower() == ".zip":
+        with (
+            staged_file(path, overwrite, inputs=inputs) as tmp,
+            zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf,
+        ):
+            yield _ZipWriter(zf)
     else:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
-        old = None
-        try:
+        with staged_folder(path, overwrite, inputs=inputs) as tmp:
             yield _DirWriter(tmp)
-            if path.exists():
-                if path.is_dir() and not any(path.iterdir()):
-                    path.rmdir()
-                else:
-                    old = path.with_name(f".{path.name}.old-{os.getpid()}")
-                    os.rename(path, old)
-            os.rename(tmp, path)
-        finally:
-            if tmp.exists():
-                shutil.rmtree(tmp, ignore_errors=True)
-            if old is not None:
-                if old.is_dir():
-                    shutil.rmtree(old, ignore_errors=True)
-                else:
-                    old.unlink(missing_ok=True)
 
 
 def write_submission(
@@ -99,16 +76,18 @@ def write_submission(
     *,
     overwrite: bool = False,
     config: GameConfig | None = None,
+    inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> Path:
     """Write ``sub`` as CSV files into a folder, or a ``.zip`` if ``path`` ends in ``.zip``.
 
     Floats are written as their shortest round-trip decimal, so :func:`load_submission`
     gives back identical arrays. ValueError if ``sub`` is invalid (checked against ``config``
-    too when given); FileExistsError if ``path`` exists (unless an empty folder, or
-    ``overwrite``). Returns ``path``.
+    too when given); :class:`~teamleduc.outputs.OutputExistsError` (a FileExistsError) if
+    ``path`` exists (unless an empty folder, or ``overwrite``); TeamLeducError if ``path`` is
+    or holds the current folder or one of ``inputs``. Returns ``path``.
     """
     sub.check(config)
-    with atomic_output(path, overwrite) as out:
+    with atomic_output(path, overwrite, inputs=inputs) as out:
         out.add(META_NAME, format_meta(sub.signals, sub.probs).encode())
         for k, j in enumerate(sub.signals.tolist()):
             for s in sub.seats:

@@ -19,6 +19,7 @@ checkpoint, so an interruption (Ctrl-C, a crash) never leaves a partial file beh
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from dataclasses import dataclass
@@ -98,49 +99,128 @@ def save(path, ck: Checkpoint) -> Path:
     return path
 
 
+class CheckpointError(TeamLeducError):
+    """A checkpoint that cannot be resumed: unreadable, truncated, from another game or
+    version, or inconsistent (exit code 2). The message names the file and what is wrong."""
+
+
+def _number(value, what: str, integer: bool = False, minimum: float | None = None) -> None:
+    ok = isinstance(value, int) if integer else isinstance(value, int | float)
+    if not ok or isinstance(value, bool) or not math.isfinite(value):
+        kind = "an integer" if integer else "a finite number"
+        raise ValueError(f"{what} is {value!r}, not {kind}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{what} is {value!r}, below {minimum}")
+
+
+def _check_meta(meta) -> None:
+    """ValueError naming the first problem of the metadata object."""
+    if not isinstance(meta, dict):
+        raise ValueError(f"its metadata is a JSON {type(meta).__name__}, not an object")
+    for key in ("format", "preset", "method", "iterations", "seconds", "history", "config"):
+        if key not in meta:
+            raise ValueError(f"its metadata has no {key!r}")
+    if meta["format"] != FORMAT:
+        raise ValueError(f"it has format {meta['format']!r}; this version reads format {FORMAT}")
+    if not isinstance(meta["preset"], str) or not isinstance(meta["method"], str):
+        raise ValueError("its metadata's preset and method are not strings")
+    _number(meta["iterations"], "its iteration count", integer=True, minimum=0)
+    _number(meta["seconds"], "its seconds", minimum=0)
+    if not isinstance(meta["history"], list):
+        raise ValueError("its history is not a list")
+    for i, h in enumerate(meta["history"]):
+        where = f"history entry {i + 1}"
+        if not isinstance(h, dict):
+            raise ValueError(f"{where} is not an object")
+        for key in ("iteration", "seconds", "lower", "upper", "what"):
+            if key not in h:
+                raise ValueError(f"{where} has no {key!r}")
+        _number(h["iteration"], f"{where}'s iteration", integer=True, minimum=0)
+        for key in ("seconds", "lower", "upper"):
+            _number(h[key], f"{where}'s {key}")
+        if not isinstance(h["what"], str):
+            raise ValueError(f"{where}'s 'what' is not a string")
+
+
+def _check_candidates(cand: dict, config, team: int) -> list | None:
+    """The team's candidate arrays (one per member), kinds and batches, checked; None if the
+    checkpoint holds none for that team."""
+    from ..infosets import infoset_tables
+    from ..tree import build_tree
+
+    seats = tuple(sorted(config.teams[team]))
+    name = f"team {'AB'[team]}'s candidates"
+    present = [k for k in cand if k.startswith(f"cand{team}/")]
+    if not present:
+        return None
+    parts = [cand.get(f"cand{team}/{k}") for k in range(len(seats))]
+    kinds = cand.get(f"cand{team}/kind")
+    if kinds is None or any(p is None for p in parts):
+        raise ValueError(f"{name} are incomplete")
+    # checkpoints written before batches existed: all in batch 0
+    batches = cand.get(f"cand{team}/batch", np.zeros(len(kinds), np.int64))
+    tables = infoset_tables(build_tree(config))
+    for a in [kinds, batches, *parts]:
+        if a.dtype.kind not in "iu":
+            raise ValueError(f"{name} hold {a.dtype} values, not integers")
+    if kinds.ndim != 1 or batches.shape != kinds.shape:
+        raise ValueError(f"{name}' kinds and batches differ in shape")
+    if len(kinds) and not (kinds.min() >= 0 and kinds.max() < len(KINDS)):
+        raise ValueError(f"{name} hold an unknown kind")
+    if len(batches) and batches.min() < 0:
+        raise ValueError(f"{name} hold a negative batch")
+    for seat, p in zip(seats, parts):
+        n = tables[seat].size
+        if p.shape != (len(kinds), n):
+            raise ValueError(
+                f"{name} for seat {seat + 1} have shape {p.shape}; {config.name} needs "
+                f"({len(kinds)}, {n}): one action per information set"
+            )
+        if p.size and (p.min() < 0 or p.max() > 2):
+            raise ValueError(f"{name} for seat {seat + 1} hold actions outside 0..2")
+        if p.size and not tables[seat].legal[np.arange(n)[None, :], p].all():
+            raise ValueError(f"{name} for seat {seat + 1} hold illegal actions")
+    return [seats, parts, kinds, batches]
+
+
 def load(path, config) -> Checkpoint:
     """Read a checkpoint (a file or the run folder holding ``checkpoint.npz``) for ``config``.
 
-    Raises :class:`TeamLeducError` if it is missing, unreadable or from another game."""
+    The whole file is checked before anything runs: :class:`CheckpointError` names it and
+    says what is wrong if it is missing, unreadable, truncated, from another game or format,
+    or inconsistent (metadata, history, candidate actions and shapes). The algorithm's state
+    arrays are checked against the algorithm with :func:`check_state`."""
     path = Path(path)
     if path.is_dir():
         path = path / CHECKPOINT_NAME
-    if not path.exists():
-        raise TeamLeducError(f"no checkpoint at {path}")
+    if not path.is_file():
+        raise CheckpointError(f"no checkpoint at {path}")
     try:
         with np.load(path, allow_pickle=False) as z:
+            if not isinstance(z, np.lib.npyio.NpzFile):
+                raise ValueError("it is a single array, not a .npz archive")
+            if "meta" not in z.files:
+                raise ValueError("it has no metadata ('meta')")
             meta = json.loads(str(z["meta"]))
             state = {k[4:]: z[k] for k in z.files if k.startswith("alg/")}
             cand = {k: z[k] for k in z.files if k.startswith("cand")}
-    except (OSError, ValueError, KeyError) as e:
-        raise TeamLeducError(f"cannot read checkpoint {path}: {e}") from None
-    if meta.get("format") != FORMAT:
-        raise TeamLeducError(
-            f"checkpoint {path} has format {meta.get('format')}, expected {FORMAT}"
-        )
-    if meta["config"] != config.to_dict():
-        raise TeamLeducError(
-            f"checkpoint {path} belongs to preset {meta['preset']}, "
-            f"not {config.name} (or the rules differ)"
-        )
+        _check_meta(meta)
+        if meta["config"] != config.to_dict():
+            raise ValueError(
+                f"it belongs to preset {meta['preset']}, not {config.name} (or the rules differ)"
+            )
+        checked = [_check_candidates(cand, config, team) for team in (0, 1)]
+    except CheckpointError:
+        raise
+    except Exception as e:  # a corrupt file may raise anything from zipfile, numpy or json
+        raise CheckpointError(f"cannot resume from checkpoint {path}: {_reason(e)}") from None
     candidates = Candidates()
-    for team in (0, 1):
-        seats = tuple(sorted(config.teams[team]))
-        parts = [cand.get(f"cand{team}/{k}") for k in range(len(seats))]
-        if parts[0] is None:
+    for team, found in enumerate(checked):
+        if found is None:
             continue
-        kinds = cand.get(f"cand{team}/kind")
-        bad = f"cannot read checkpoint {path}: team {'AB'[team]}'s candidate arrays"
-        if kinds is None or any(p is None for p in parts):
-            raise TeamLeducError(f"{bad} are incomplete")
-        # checkpoints written before batches existed: all in batch 0
-        batches = cand.get(f"cand{team}/batch", np.zeros(len(kinds), np.int64))
-        if any(len(a) != len(kinds) for a in parts + [batches]):
-            raise TeamLeducError(f"{bad} differ in length")
-        if len(kinds) and not (kinds.min() >= 0 and kinds.max() < len(KINDS)):
-            raise TeamLeducError(f"{bad} hold an unknown kind")
-        for i in range(parts[0].shape[0]):
-            acts = tuple(np.ascontiguousarray(p[i]) for p in parts)
+        seats, parts, kinds, batches = found
+        for i in range(len(kinds)):
+            acts = tuple(np.ascontiguousarray(p[i], dtype=np.int8) for p in parts)
             candidates.add(
                 team,
                 PureTeamStrategy(seats, acts, np.zeros(0, np.int64)),
@@ -162,3 +242,30 @@ def load(path, config) -> Checkpoint:
         candidates=candidates,
         config=meta["config"],
     )
+
+
+def _reason(e: Exception) -> str:
+    if isinstance(e, ValueError | TypeError) and not isinstance(e, json.JSONDecodeError):
+        return str(e)
+    return f"unreadable or truncated ({type(e).__name__}: {e})"
+
+
+def check_state(path, state: dict, expected: dict) -> None:
+    """CheckpointError unless ``state`` has exactly the arrays of ``expected`` (an algorithm's
+    fresh ``state()``), with their shapes and finite values."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / CHECKPOINT_NAME
+    bad = f"cannot resume from checkpoint {path}: the algorithm's state"
+    if set(state) != set(expected):
+        missing = sorted(set(expected) - set(state)) or sorted(set(state) - set(expected))
+        raise CheckpointError(f"{bad} does not match the method (array {missing[0]!r})")
+    for name, want in expected.items():
+        got = state[name]
+        if got.shape != np.shape(want) or got.dtype.kind not in "iuf":
+            raise CheckpointError(
+                f"{bad}: array {name!r} is {got.dtype} {got.shape}, expected "
+                f"{np.asarray(want).dtype} {np.shape(want)}"
+            )
+        if got.dtype.kind == "f" and not np.isfinite(got).all():
+            raise CheckpointError(f"{bad}: array {name!r} holds non-finite values")

@@ -10,6 +10,7 @@ time for the export and the writing inside ``time_limit``; Ctrl-C stops at the n
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import resource
 import signal
@@ -23,8 +24,9 @@ import numpy as np
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
 from ..infosets import infoset_tables
+from ..outputs import staged_folder
 from ..submission import load_submission
-from .checkpoint import Checkpoint
+from .checkpoint import Checkpoint, check_state
 from .checkpoint import load as load_checkpoint
 from .checkpoint import save as save_checkpoint_file
 from .common import Candidates, Measurement, ProductStrategy, TeamMixture
@@ -41,6 +43,7 @@ from .export import (
 from .methods import DEFAULT_METHOD, METHODS, make_algorithm
 from .refine import _warmup as refine_warmup
 from .refine import auto_seconds, halves_export, refine_export
+from .report import load_plotting
 from .result import (
     INTERRUPTED,
     ITERATION_LIMIT,
@@ -53,6 +56,8 @@ from .result import (
 )
 
 DEFAULT_TIME_LIMIT = 300.0
+#: export budget after Ctrl-C (the LP export's; a stratified export takes what it takes)
+INTERRUPT_EXPORT_SECONDS = 0.5
 
 
 def _peak_memory() -> int:
@@ -123,6 +128,8 @@ def solve(
     handle_sigint: bool = True,
     export_time: float | None = None,
     refine_seconds: float | None = None,
+    overwrite: bool = False,
+    _staged: bool = False,
 ) -> SolveResult:
     """Solve a two-team game for TMECor and export a submission.
 
@@ -136,11 +143,20 @@ def solve(
     max_iterations : stop the algorithm after this many iterations (over all sessions).
     max_signals : cap on the exported meta-strategy's signals (K_A + K_B - 1).
     out_dir : if given, write ``submission/``, ``solve-report.json``, ``convergence.png`` and
-        ``checkpoint.npz`` there (checkpoints also every ``checkpoint_interval`` seconds).
-    resume : a run folder (or checkpoint file) to continue; its method is used.
+        ``checkpoint.npz`` there, as one unit (:func:`teamleduc.outputs.staged_folder`): the
+        run works in a temporary sibling ``.NAME.XXXX.tmp`` (periodic checkpoints, every
+        ``checkpoint_interval`` seconds, go there too, so after a hard kill the last one is
+        in it) that replaces ``out_dir`` only at the end; on an error or an abort
+        ``out_dir`` is untouched. An existing non-empty ``out_dir`` is refused unless
+        ``overwrite``, or unless it is the ``resume`` folder (a run continued in place).
+    resume : a run folder (or checkpoint file) to continue; its method is used. The whole
+        checkpoint is checked before anything runs (:func:`.checkpoint.load`).
+    overwrite : replace an existing non-empty ``out_dir``.
     progress : callable receiving every :class:`Measurement` as it is made.
     handle_sigint : while running, Ctrl-C stops the run at the next safe point, exports the
-        best strategies so far and writes the checkpoint (a second Ctrl-C aborts).
+        best strategies so far and writes the outputs and the checkpoint (status
+        ``interrupted``); a second Ctrl-C, or one after that point, aborts
+        (KeyboardInterrupt; ``out_dir`` untouched).
     export_time : seconds kept for the final export (default 15% of ``time_limit``).
     refine_seconds : seconds (within ``time_limit``) for refining the final export
         (:mod:`.refine`); the refined export is kept only if its exact gap is smaller.
@@ -153,6 +169,16 @@ def solve(
     -------
     SolveResult
     """
+    if out_dir is not None and not _staged:
+        args = dict(locals())
+        folder = None if resume is None else Path(resume)
+        if folder is not None and folder.suffix == ".npz":
+            folder = folder.parent
+        load_plotting()
+        with staged_folder(out_dir, overwrite, allow=folder) as stage:
+            args.update(out_dir=stage, _staged=True)
+            result = solve(**args)
+        return dataclasses.replace(result, out_dir=str(out_dir))
     config = get_config(config) if not isinstance(config, GameConfig) else config
     if len(config.teams) != 2:
         raise TeamLeducError(
@@ -174,8 +200,8 @@ def solve(
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if max_iterations is not None and max_iterations < 1:
         raise ValueError(f"max_iterations must be at least 1, not {max_iterations}")
-    if not time_limit > 0:  # also refuses NaN, which would never stop
-        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit}")
+    if not (time_limit > 0 and math.isfinite(time_limit)):  # NaN and inf would never stop
+        raise ValueError(f"time_limit must be a finite number of seconds > 0, not {time_limit}")
     if not 1 <= max_signals <= MAX_SIGNALS:
         raise ValueError(
             f"max_signals must be between 1 and {MAX_SIGNALS} (the challenge's "
@@ -195,6 +221,7 @@ def solve(
     history: list[Measurement] = list(prev.history) if prev else []
     alg = make_algorithm(method, config, candidates if prev else None)
     if prev is not None:
+        check_state(resume, prev.state, alg.state())
         alg.load_state(prev.state, prev.iterations)
     game = alg.game
     out = Path(out_dir) if out_dir is not None else None
@@ -305,7 +332,9 @@ def solve(
 
             # ---- export
             if stopped_by == INTERRUPTED:
-                budget = min(30.0, export_budget)
+                # Ctrl-C: a short export of the best so far (small games end within 2 s;
+                # writing a big game's 100 signals still takes its time)
+                budget = min(INTERRUPT_EXPORT_SECONDS, export_budget)
             elif stopped_by in ("trial", TARGET_REACHED):
                 budget = min(max(main_deadline - session(), 0.05), 0.5 * session() + 0.2)
             else:
@@ -425,6 +454,8 @@ def solve(
         if out is not None:
             write_outputs(result, out, config)
             save_checkpoint()
+    if stop.set and status != INTERRUPTED:
+        raise KeyboardInterrupt  # Ctrl-C after the run's last check: abort, write nothing
     return result
 
 

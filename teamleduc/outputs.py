@@ -1,0 +1,192 @@
+"""Writing a command's outputs as one unit: all of them or none, with the user's permissions.
+
+Every command that writes (``infosets``, ``convert``, ``baseline``, ``best-response --export``,
+``grade``, ``solve``) follows one rule and one mechanism:
+
+- **the rule** (:func:`check_target`): an existing non-empty target is refused unless
+  ``overwrite``; an empty folder is used as if it did not exist. A target that is the current
+  folder, holds it, or holds one of the command's own inputs is refused even with
+  ``overwrite`` (replacing it would delete what the command reads, or pull the folder from
+  under the shell);
+- **the mechanism** (:func:`staged_folder`, :func:`staged_file`): everything is written into a
+  temporary sibling (``.NAME.XXXX.tmp``, same file system) that is renamed into place when the
+  block ends without an exception; on any exception, Ctrl-C included, the sibling is removed
+  and the target is untouched. The swap itself runs with SIGINT blocked, so a Ctrl-C cannot
+  stop it halfway;
+- **permissions**: ``tempfile`` creates folders 0700 and files 0600; the outputs get what the
+  umask gives any other tool (0755 and 0644 under the usual 022).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from .errors import TeamLeducError
+
+
+class OutputExistsError(TeamLeducError, FileExistsError):
+    """The target of a command exists and is not empty (exit code 2)."""
+
+    exit_code = 2
+
+    def __init__(self, message: str):
+        TeamLeducError.__init__(self, message)
+
+
+def umask() -> int:
+    """The process's umask (read without changing it for more than an instant)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def follow_umask(path: str | os.PathLike[str]) -> None:
+    """Give ``path`` the mode a plain ``mkdir``/``open`` would: 0777 or 0666 minus the umask."""
+    full = 0o777 if os.path.isdir(path) else 0o666
+    os.chmod(path, full & ~umask())
+
+
+def _is_within(inner: Path, outer: Path) -> bool:
+    return inner == outer or outer in inner.parents
+
+
+def check_target(
+    path: str | os.PathLike[str],
+    overwrite: bool = False,
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    allow: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Check that ``path`` may be written; returns it as an absolute path.
+
+    :class:`OutputExistsError` if it exists, is not an empty folder and ``overwrite`` is
+    false (unless it is ``allow``, e.g. the run folder a solver run continues);
+    :class:`TeamLeducError` if its parent is a file, or if it is the current folder, holds it,
+    or holds one of ``inputs``.
+    """
+    target = Path(os.path.abspath(path))
+    if target.parent == target:
+        raise TeamLeducError(f"{path}: cannot write over the root of the file system")
+    shown = str(path)
+    for parent in [target.parent, *target.parent.parents]:
+        if parent.exists() and not parent.is_dir():
+            raise TeamLeducError(f"{shown}: cannot create it: {parent} is a file, not a folder")
+        if parent.is_dir():
+            break
+    cwd = Path(os.path.abspath(os.getcwd()))
+    if _is_within(cwd, target):
+        raise TeamLeducError(
+            f"{shown}: refused: it is or holds the current folder; give a new folder's name"
+        )
+    for item in inputs:
+        if not os.path.exists(item):
+            continue
+        source = Path(os.path.abspath(item))
+        if _is_within(source, target) or (target.is_file() and target == source):
+            raise TeamLeducError(f"{shown}: refused: it is or holds the input {item}")
+    if not (target.exists() or target.is_symlink()):
+        return target
+    if target.is_dir() and not target.is_symlink() and not any(target.iterdir()):
+        return target
+    if allow is not None and target == Path(os.path.abspath(allow)):
+        return target
+    if not overwrite:
+        what = "folder" if target.is_dir() else "file"
+        raise OutputExistsError(
+            f"{shown} already exists (a non-empty {what}); pass --overwrite to replace it"
+        )
+    return target
+
+
+@contextlib.contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT waits until the block ends (main thread of a POSIX process), so a swap of two
+    renames is never left halfway by Ctrl-C."""
+    block = hasattr(signal, "pthread_sigmask") and threading.current_thread() is (
+        threading.main_thread()
+    )
+    if block:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if block:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _swap_in(tmp: Path, target: Path) -> None:
+    """Rename ``tmp`` to ``target``, replacing what is there (SIGINT blocked meanwhile)."""
+    with _sigint_blocked():
+        old = None
+        if target.is_dir() and not target.is_symlink():
+            if any(target.iterdir()):
+                old = target.with_name(f".{target.name}.{os.getpid()}.old")
+                _remove(old)
+                os.rename(target, old)
+            else:
+                target.rmdir()
+        elif tmp.is_dir() and (target.exists() or target.is_symlink()):
+            old = target.with_name(f".{target.name}.{os.getpid()}.old")
+            os.rename(target, old)
+        os.replace(tmp, target)
+        if old is not None:
+            _remove(old)
+
+
+@contextlib.contextmanager
+def staged_folder(
+    path: str | os.PathLike[str],
+    overwrite: bool = False,
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+    allow: str | os.PathLike[str] | None = None,
+) -> Iterator[Path]:
+    """Yield an empty temporary folder beside ``path``; it becomes ``path`` when the block ends
+    without an exception and is removed otherwise. The rule of :func:`check_target` applies."""
+    target = check_target(path, overwrite, inputs=inputs, allow=allow)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        follow_umask(tmp)
+        yield tmp
+        _swap_in(tmp, target)
+    finally:
+        _remove(tmp)
+
+
+@contextlib.contextmanager
+def staged_file(
+    path: str | os.PathLike[str],
+    overwrite: bool = False,
+    *,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> Iterator[Path]:
+    """Yield a temporary file name beside ``path``; the file becomes ``path`` when the block
+    ends without an exception and is removed otherwise. The rule of :func:`check_target`
+    applies."""
+    target = check_target(path, overwrite, inputs=inputs)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        follow_umask(tmp)
+        yield tmp
+        _swap_in(tmp, target)
+    finally:
+        _remove(tmp)

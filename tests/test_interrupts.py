@@ -1,0 +1,143 @@
+"""One Ctrl-C ends a command: SIGINT to the process group of ``infosets``, ``convert`` and
+``solve`` at several moments; exit code 130 within 2 s, "aborted" or the solver's
+"interrupted" line, no traceback, no process left, the target untouched or complete."""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+TEAMLEDUC = str(Path(sys.executable).with_name("teamleduc"))
+#: seconds from SIGINT to the end of the process
+DEADLINE = 2.0
+#: the solver's graceful stop exports and writes the best strategies so far (small games)
+SOLVE_DEADLINE = 3.0
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(TEAMLEDUC) or sys.platform == "win32", reason="needs the POSIX command"
+)
+
+
+def interrupt(argv, delay, cwd):
+    """Start ``teamleduc argv`` in its own session, SIGINT its group after ``delay`` seconds."""
+    proc = subprocess.Popen(
+        [TEAMLEDUC, *argv],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    time.sleep(delay)
+    t0 = time.monotonic()
+    finished_before = proc.poll() is not None
+    if not finished_before:
+        os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    seconds = time.monotonic() - t0
+    with pytest.raises(ProcessLookupError):  # no process of the group is left
+        os.killpg(proc.pid, 0)
+    return proc.returncode, seconds, out.decode(), err.decode(), finished_before
+
+
+def check_outcome(code, seconds, err, finished_before, deadline=DEADLINE):
+    assert "Traceback" not in err and "internal error" not in err, err
+    if finished_before:
+        assert code == 0
+        return
+    # 130: our handler; -SIGINT: the signal arrived while the interpreter was exiting
+    assert code in (130, -signal.SIGINT), (code, err)
+    assert seconds < deadline, seconds
+    if code == 130:
+        assert err.strip().splitlines()[-1].startswith(("aborted", "interrupted"))
+
+
+def no_hidden(folder: Path) -> None:
+    assert [p.name for p in folder.iterdir() if p.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize("delay", [0.15, 0.5, 1.0, 1.6])
+def test_infosets(tmp_path, delay):
+    expected = tmp_path / "expected"
+    subprocess.run(
+        [TEAMLEDUC, "infosets", "--preset", "team-leduc-2025", "--out", str(expected)],
+        check=True,
+        capture_output=True,
+    )
+    code, seconds, _, err, done = interrupt(
+        ["infosets", "--preset", "team-leduc-2025", "--out", "out"], delay, tmp_path
+    )
+    check_outcome(code, seconds, err, done)
+    out = tmp_path / "out"
+    if out.exists():  # complete, byte for byte
+        assert {p.name: p.read_bytes() for p in out.iterdir()} == {
+            p.name: p.read_bytes() for p in expected.iterdir()
+        }
+    no_hidden(tmp_path)
+
+
+@pytest.mark.parametrize("delay", [0.15, 0.6, 1.2])
+def test_convert_over_an_existing_target(tmp_path, delay):
+    subprocess.run(
+        [TEAMLEDUC, "baseline", "cautious", "--preset", "team-leduc-2025", "--out", "src"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
+    dst = tmp_path / "dst"
+    dst.mkdir()
+    (dst / "previous.txt").write_text("the previous conversion")
+    code, seconds, _, err, done = interrupt(
+        ["convert", "src", "dst", "--to", "npy2025", "--overwrite"], delay, tmp_path
+    )
+    check_outcome(code, seconds, err, done)
+    names = sorted(p.name for p in dst.iterdir())
+    assert names in (["previous.txt"], ["team13.zip", "team24.zip"])
+    no_hidden(tmp_path)
+
+
+@pytest.mark.parametrize("delay", [0.15, 1.0, 3.0, 4.5])
+def test_solve(tmp_path, delay):
+    code, seconds, out, err, done = interrupt(
+        ["solve", "--preset", "tiny-team-leduc", "--time-limit", "60", "--out", "run"],
+        delay,
+        tmp_path,
+    )
+    check_outcome(code, seconds, err, done, SOLVE_DEADLINE)
+    run = tmp_path / "run"
+    if run.exists():  # complete: the graceful stop wrote everything, resumable
+        assert sorted(p.name for p in run.iterdir()) == [
+            "checkpoint.npz",
+            "convergence.png",
+            "solve-report.json",
+            "submission",
+        ]
+        assert "interrupted" in out + err
+        resumed = subprocess.run(
+            [
+                TEAMLEDUC,
+                "solve",
+                "--preset",
+                "tiny-team-leduc",
+                "--resume",
+                "run",
+                "--out",
+                "run",
+                "--time-limit",
+                "3",
+                "--quiet",
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+        )
+        assert resumed.returncode == 0, resumed.stderr
+    no_hidden(tmp_path)
+    shutil.rmtree(tmp_path, ignore_errors=True)

@@ -1,0 +1,207 @@
+"""Outputs as one unit (teamleduc.outputs): the overwrite rule of every writing command, the
+staging that leaves a target untouched or complete, and permissions that follow the umask."""
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from teamleduc.cli import main
+from teamleduc.errors import TeamLeducError
+from teamleduc.outputs import OutputExistsError, check_target, staged_file, staged_folder
+
+
+def run(capsys, argv):
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    out = capsys.readouterr()
+    return e.value.code, out.out, out.err
+
+
+def listing(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def hidden(folder: Path) -> list[str]:
+    return [p.name for p in folder.iterdir() if p.name.startswith(".")]
+
+
+# ------------------------------------------------------------------ the rule
+
+
+def test_rule_new_empty_and_non_empty_targets(tmp_path):
+    assert check_target(tmp_path / "new") == tmp_path / "new"
+    (tmp_path / "empty").mkdir()
+    assert check_target(tmp_path / "empty") == tmp_path / "empty"
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    with pytest.raises(OutputExistsError, match="--overwrite"):
+        check_target(tmp_path / "full")
+    assert check_target(tmp_path / "full", overwrite=True) == tmp_path / "full"
+    (tmp_path / "file.zip").write_bytes(b"z")
+    with pytest.raises(FileExistsError):  # OutputExistsError is a FileExistsError too
+        check_target(tmp_path / "file.zip")
+    # the folder a run continues in may be written without --overwrite
+    assert check_target(tmp_path / "full", allow=tmp_path / "full") == tmp_path / "full"
+
+
+def test_rule_refuses_what_overwrite_cannot_fix(tmp_path, monkeypatch):
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(TeamLeducError) as e:
+        check_target(tmp_path / "afile" / "out", overwrite=True)
+    assert "is a file" in str(e.value) and "--overwrite" not in str(e.value)
+    monkeypatch.chdir(tmp_path)
+    for target in (".", str(tmp_path), str(tmp_path.parent)):
+        with pytest.raises(TeamLeducError, match="current folder"):
+            check_target(target, overwrite=True)
+    (tmp_path / "subs" / "alice").mkdir(parents=True)
+    with pytest.raises(TeamLeducError, match="holds the input"):
+        check_target("subs", overwrite=True, inputs=["subs/alice"])
+
+
+def test_staged_folder_is_all_or_nothing(tmp_path):
+    target = tmp_path / "out"
+    target.mkdir()
+    (target / "old.txt").write_text("previous run")
+    with pytest.raises(RuntimeError), staged_folder(target, overwrite=True) as stage:
+        (stage / "a.txt").write_text("a")
+        raise RuntimeError("a failure midway")
+    assert listing(target) == {"old.txt": b"previous run"} and hidden(tmp_path) == []
+    with pytest.raises(KeyboardInterrupt), staged_folder(target, overwrite=True) as stage:
+        (stage / "a.txt").write_text("a")
+        raise KeyboardInterrupt
+    assert listing(target) == {"old.txt": b"previous run"} and hidden(tmp_path) == []
+    with staged_folder(target, overwrite=True) as stage:
+        (stage / "a.txt").write_text("a")
+        (stage / "b.txt").write_text("b")
+    assert listing(target) == {"a.txt": b"a", "b.txt": b"b"} and hidden(tmp_path) == []
+
+
+def test_staged_file_is_all_or_nothing(tmp_path):
+    target = tmp_path / "sub.zip"
+    target.write_bytes(b"old")
+    with pytest.raises(ValueError), staged_file(target, overwrite=True) as tmp:
+        tmp.write_bytes(b"half")
+        raise ValueError
+    assert target.read_bytes() == b"old" and hidden(tmp_path) == []
+    with staged_file(target, overwrite=True) as tmp:
+        tmp.write_bytes(b"new")
+    assert target.read_bytes() == b"new" and hidden(tmp_path) == []
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002])
+def test_outputs_follow_the_umask(tmp_path, mask):
+    old = os.umask(mask)
+    try:
+        with staged_folder(tmp_path / "d") as stage:
+            (stage / "f").write_text("x")
+        with staged_file(tmp_path / "s.zip") as tmp:
+            tmp.write_bytes(b"x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "d").stat().st_mode) == 0o777 & ~mask
+    assert stat.S_IMODE((tmp_path / "s.zip").stat().st_mode) == 0o666 & ~mask
+
+
+# ------------------------------------------------------------------ every writing command
+
+
+def _writers(tmp_path):
+    """The argv of every writing command, its output named TARGET."""
+    sub = tmp_path / "uniform-sub"
+    return {
+        "infosets": ["infosets", "--preset", "kuhn", "--out", "TARGET"],
+        "baseline": ["baseline", "uniform", "--preset", "kuhn", "--out", "TARGET"],
+        "convert": ["convert", str(sub), "TARGET", "--to", "csv", "--preset", "kuhn"],
+        "best-response": [
+            "best-response",
+            "uniform",
+            "--against",
+            "a",
+            "--preset",
+            "kuhn",
+            "--export",
+            "TARGET",
+        ],
+        "grade": [
+            "grade",
+            "--baselines",
+            "uniform,cautious",
+            "--preset",
+            "kuhn",
+            "--no-heatmap",
+            "--jobs",
+            "1",
+            "--out",
+            "TARGET",
+        ],
+        "solve": ["solve", "--preset", "kuhn", "--time-limit", "2", "--quiet", "--out", "TARGET"],
+    }
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["infosets", "baseline", "convert", "best-response", "grade", "solve"],
+)
+def test_one_overwrite_rule_for_every_command(tmp_path, capsys, command):
+    assert (
+        run(
+            capsys,
+            ["baseline", "uniform", "--preset", "kuhn", "--out", str(tmp_path / "uniform-sub")],
+        )[0]
+        == 0
+    )
+    argv = [str(tmp_path / "t") if a == "TARGET" else a for a in _writers(tmp_path)[command]]
+    target = tmp_path / "t"
+    target.mkdir()  # an empty folder is used as if new
+    code, _, err = run(capsys, argv)
+    assert code in (0, None), err
+    first = {p.name for p in target.iterdir()}
+    assert first
+    # a non-empty target: refused, exit 2, untouched, the hint names --overwrite
+    (target / "keep.txt").write_text("mine")
+    code, _, err = run(capsys, argv)
+    assert code == 2 and "--overwrite" in err and "Traceback" not in err
+    assert (target / "keep.txt").read_text() == "mine"
+    # --overwrite (and its alias --force) replace it as a whole
+    for flag in ("--overwrite", "--force"):
+        code, _, err = run(capsys, argv + [flag])
+        assert code in (0, None), err
+        assert {p.name for p in target.iterdir()} == first
+    assert hidden(tmp_path) == []
+
+
+def test_convert_into_the_current_folder_or_over_its_source(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, ["baseline", "uniform", "--preset", "kuhn", "--out", "sub"])[0] in (0, None)
+    for dst in (".", str(tmp_path), "sub", str(tmp_path.parent)):
+        code, out, err = run(capsys, ["convert", "sub", dst, "--to", "csv", "--overwrite"])
+        assert code == 2 and "refused" in err and "internal error" not in err, (dst, err)
+        assert "pass --overwrite" not in err
+    assert sorted(p.name for p in (tmp_path / "sub").iterdir())[0] == "meta-strategy.csv"
+    (tmp_path / "f").write_text("x")
+    code, _, err = run(capsys, ["convert", "sub", "f/out", "--to", "csv"])
+    assert code == 2 and "is a file" in err and "--overwrite" not in err
+
+
+def test_a_failed_write_leaves_the_previous_run(tmp_path, capsys, monkeypatch):
+    """grade's outputs: a failure while writing the heatmap leaves the earlier folder as it
+    was, not a new leaderboard beside the old heatmap."""
+    import teamleduc.leaderboard as lb
+
+    out = tmp_path / "grading"
+    argv = ["grade", "--baselines", "uniform,cautious", "--preset", "kuhn", "--jobs", "1"]
+    assert run(capsys, argv + ["--out", str(out)])[0] in (0, None)
+    before = listing(out)
+    assert "matrix.png" in before
+
+    def broken(result, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(lb, "write_heatmap", broken)
+    code, _, err = run(
+        capsys, argv + ["--baselines", "uniform,aggressive", "--out", str(out), "--overwrite"]
+    )
+    assert code == 2 and "No space left" in err
+    assert listing(out) == before and hidden(tmp_path) == []
