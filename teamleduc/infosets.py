@@ -106,6 +106,14 @@ class InfosetTable:
                 f"in {self.tree.config.name}"
             ) from None
 
+    @functools.cached_property
+    def legal_strings(self) -> list[str]:
+        """The legal actions of each information set as a string in the order c, r, f (``"crf"``,
+        ``"cr"``, ``"cf"``, ``"c"``), in id order."""
+        code = self.legal.astype(np.int64) @ np.array([1, 2, 4])
+        names = ["".join(ch for k, ch in enumerate("crf") if c >> k & 1) for c in range(8)]
+        return np.array(names, dtype=object)[code].tolist()
+
     def uniform_strategy(self) -> np.ndarray:
         """(n, 3) uniform over the legal actions (the handout's example strategy)."""
         legal = self.legal.astype(np.float64)
@@ -133,7 +141,40 @@ def infoset_tables(tree: PublicTree) -> tuple[InfosetTable, ...]:
 
 
 def tables_for(config) -> tuple[InfosetTable, ...]:
+    """The information-set tables of a GameConfig (cached with its tree)."""
     return infoset_tables(build_tree(config))
+
+
+def seat_of_string(config, string: str) -> int:
+    """0-based seat whose information set ``string`` is, read off its deal mask
+    (``/C:??Q?/...`` is seat 3's); ValueError if the mask is not one of ``config``."""
+    if not string.startswith("/C:") or "/" not in string[3:]:
+        raise ValueError(f"{string!r} is not an information-set string (it starts like /C:J???/)")
+    deal = string[3 : string.index("/", 3)]
+    for seat in range(config.num_seats):
+        before = "?" * seat
+        after = "?" * (config.num_seats - seat - 1)
+        owner = deal[len(before) : len(deal) - len(after)]
+        if (
+            deal.startswith(before)
+            and deal.endswith(after)
+            and owner in config.ranks
+            and len(deal) == len(before) + len(owner) + len(after)
+        ):
+            return seat
+    raise ValueError(
+        f"{string!r}: the deal field {deal!r} is not one of {config.name} "
+        f"({config.num_seats} fields, '?' for every seat but the owner's rank, e.g. "
+        f"{mask(config, 0, 0)!r})"
+    )
+
+
+def parse_infoset(config, string: str) -> tuple[int, int]:
+    """``(seat, id)`` of an information-set string of any seat of ``config`` (0-based seat;
+    ``id`` is its 0-based line in the seat's file); ValueError naming why it is not one."""
+    string = string.strip()
+    seat = seat_of_string(config, string)
+    return seat, tables_for(config)[seat].parse(string)
 
 
 INFOSET_FILE = "leduc4-infosets-player{seat}.csv"
