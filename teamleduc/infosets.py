@@ -180,6 +180,8 @@ def parse_infoset(config, string: str) -> tuple[int, int]:
 INFOSET_FILE = "leduc4-infosets-player{seat}.csv"
 EXAMPLE_META = "example-meta-strategy.csv"
 EXAMPLE_STRATEGY = "example-strategy0-player{seat}.csv"
+#: the handout's sample as a submission folder that validates, evaluates and grades as it is
+SAMPLE_FOLDER = "sample-submission"
 
 
 #: odd 64-bit multipliers mixing a row's three words into one hash (:func:`_distinct_rows`)
@@ -229,7 +231,10 @@ def write_text_atomic(path: Path, text: str) -> None:
 def write_infoset_files(tree: PublicTree, out_dir, examples: bool = True) -> list[Path]:
     """Write the information-set files (and the handout's uniform example submission).
 
-    Returns the paths written, in order. Output is byte-for-byte deterministic.
+    With ``examples``, the example is written twice: as the handout's ``example-*.csv`` files
+    and as the folder ``sample-submission/`` (``meta-strategy.csv``,
+    ``strategy0-player{i}.csv``), a submission every command reads as it is. Returns the paths
+    written, in order. Output is byte-for-byte deterministic.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -244,6 +249,14 @@ def write_infoset_files(tree: PublicTree, out_dir, examples: bool = True) -> lis
         written.append(p)
         for table in infoset_tables(tree):
             p = out / EXAMPLE_STRATEGY.format(seat=table.seat + 1)
+            write_text_atomic(p, format_rows(table.uniform_strategy()))
+            written.append(p)
+        sample = out / SAMPLE_FOLDER
+        sample.mkdir(exist_ok=True)
+        write_text_atomic(sample / "meta-strategy.csv", "0,1.0\n")
+        written.append(sample / "meta-strategy.csv")
+        for table in infoset_tables(tree):
+            p = sample / f"strategy0-player{table.seat + 1}.csv"
             write_text_atomic(p, format_rows(table.uniform_strategy()))
             written.append(p)
     return written

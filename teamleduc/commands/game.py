@@ -105,8 +105,10 @@ def info(config, as_json):
 def infosets(config, out_dir, fmt, no_examples):
     """Write the information-set files of a game (spec order, byte-for-byte deterministic).
 
-    csv writes leduc4-infosets-player{1..S}.csv, example-meta-strategy.csv and
-    example-strategy0-player{i}.csv (every seat uniform over its legal actions).
+    csv writes leduc4-infosets-player{1..S}.csv, the handout's example submission
+    example-meta-strategy.csv and example-strategy0-player{i}.csv (every seat uniform over its
+    legal actions), and the same example as the folder sample-submission/, which validate,
+    evaluate, grade and exploitability read as it is.
     """
     from ..infosets import write_infoset_files
     from ..tree import build_tree
