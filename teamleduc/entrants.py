@@ -17,9 +17,10 @@ from . import baselines
 from .config import GameConfig, get_config
 from .errors import TeamLeducError
 from .files.model import Submission
+from .files.preset_detection import choose_preset
 from .files.reading import load_submission
 
-__all__ = ["Entrant", "entrant_name", "load_entrant"]
+__all__ = ["Entrant", "entrant_name", "load_entrant", "resolve_preset"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,3 +74,20 @@ def entrant_name(path: str | os.PathLike[str]) -> str:
     path = Path(path)
     name = path.name if path.name else path.resolve().name
     return name[:-4] if name.lower().endswith(".zip") else name
+
+
+def resolve_preset(
+    preset: GameConfig | str | None, specs: Iterable[object], default: str | None = None
+) -> GameConfig:
+    """``preset`` when given, else the preset of the submission paths among ``specs`` (baseline
+    names, loaded submissions and missing paths are skipped: they fit any preset)."""
+    if preset is not None:
+        return get_config(preset)
+    paths = [
+        Path(s)
+        for s in specs
+        if isinstance(s, (str, os.PathLike))
+        and not (isinstance(s, str) and baselines.is_baseline(s))
+        and Path(s).exists()
+    ]
+    return choose_preset(paths, default)

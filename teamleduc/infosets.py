@@ -145,6 +145,34 @@ def tables_for(config) -> tuple[InfosetTable, ...]:
     return infoset_tables(build_tree(config))
 
 
+@functools.lru_cache(maxsize=1)
+def preset_sizes() -> dict[str, tuple[int, ...]]:
+    """Information sets per seat of every preset: the line counts a submission is recognised by
+    (computed once per process; about 0.15 s, most of it team-leduc's tree)."""
+    from .config import PRESETS
+
+    return {name: tuple(t.size for t in tables_for(c)) for name, c in PRESETS.items()}
+
+
+def presets_with_count(seat: int, count: int, exclude: str = "") -> list[str]:
+    """The presets whose 0-based ``seat`` has ``count`` information sets (but ``exclude``)."""
+    return [
+        name
+        for name, sizes in preset_sizes().items()
+        if name != exclude and seat < len(sizes) and sizes[seat] == count
+    ]
+
+
+def count_hint(seat: int, count: int, preset: str) -> str:
+    """``"; this is team-leduc-2025's count; pass --preset team-leduc-2025"`` when ``count``
+    lines fit seat ``seat`` of other presets than ``preset``, else ``""``."""
+    others = presets_with_count(seat, count, exclude=preset)
+    if not others:
+        return ""
+    names = " and ".join(f"{n}'s" for n in others)
+    return f"; this is {names} count; pass --preset {others[0] if len(others) == 1 else 'P'}"
+
+
 def seat_of_string(config, string: str) -> int:
     """0-based seat whose information set ``string`` is, read off its deal mask
     (``/C:??Q?/...`` is seat 3's); ValueError if the mask is not one of ``config``."""

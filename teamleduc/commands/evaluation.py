@@ -11,7 +11,13 @@ import sys
 
 import click
 
-from .options import echo_json, echo_result, preset_option
+from .options import (
+    config_for,
+    echo_json,
+    echo_result,
+    preset_option,
+    submission_preset_option,
+)
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
@@ -22,7 +28,7 @@ SUB_HELP = (
 @click.command()
 @click.argument("team_a_sub", metavar="TEAM_A_SUB")
 @click.argument("team_b_sub", metavar="TEAM_B_SUB")
-@preset_option
+@submission_preset_option
 @click.option(
     "--cards",
     default=None,
@@ -46,6 +52,7 @@ def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
     """
     from ..evaluate import evaluate as run
 
+    config = config_for(config, [team_a_sub, team_b_sub])
     result = run(team_a_sub, team_b_sub, config, cards=cards, community=community)
     echo_result(result, as_json)
 
@@ -53,7 +60,7 @@ def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
 @click.command()
 @click.argument("x", metavar="X")
 @click.argument("y", metavar="Y")
-@preset_option
+@submission_preset_option
 @click.option("--json", "as_json", is_flag=True, help="print the match as JSON")
 def match(x, y, config, as_json):
     """X against Y in both seatings (X as team A, then as team B), exactly.
@@ -63,13 +70,14 @@ def match(x, y, config, as_json):
     """
     from ..evaluate import match as run
 
+    config = config_for(config, [x, y])
     result = run(x, y, config)
     echo_result(result, as_json)
 
 
 @click.command()
 @click.argument("submissions", nargs=-1, metavar="SUB...", type=click.Path())
-@preset_option
+@submission_preset_option
 @click.option(
     "--baselines",
     default="none",
@@ -114,6 +122,7 @@ def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case,
 
     if not submissions and baselines.strip().lower() in ("", "none"):
         raise TeamLeducError("nothing to grade: give submissions and/or --baselines")
+    config = config_for(config, submissions)
     result = run(
         list(submissions),
         config,

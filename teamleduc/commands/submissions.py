@@ -5,8 +5,10 @@ arguments (no such path, unknown preset, seats that are not whole teams, an exis
 destination). No traceback reaches the user. The codes leave through ``sys.exit`` (not
 ``ctx.exit``), which reaches the shell also when the CLI runs with ``standalone_mode=False``.
 
-Without ``--preset`` the preset follows the files: ``team-leduc-2025`` for the 2025 formats
-(team zips, ``.npy`` strategies, or ``convert --to npy2025``), else ``team-leduc``.
+Without ``--preset`` the preset is found from the files
+(:mod:`teamleduc.files.preset_detection`: line counts per seat, the 2025 formats, a
+``solve-report.json`` beside the submission); an ambiguous case is refused with the presets
+that fit.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from .options import echo_result
 
 PRESET_2025 = "team-leduc-2025"
 _PRESET_HELP = (
-    "game preset: " + ", ".join(PRESETS) + f" (default: {PRESET_2025} for the 2025 "
-    f"formats, else {DEFAULT_PRESET})"
+    "game preset: " + ", ".join(PRESETS) + " (default: found from the files: line counts per "
+    f"seat, the 2025 formats, a solve-report.json beside it; else {DEFAULT_PRESET})"
 )
 _SEATS_HELP = (
     "seats whose files are required: 1,3 or 2,4 (one team), all, or auto (every "
@@ -34,22 +36,15 @@ _SEATS_HELP = (
 
 
 def _config(preset: str | None, path: Path | None, to: str | None = None) -> GameConfig:
-    if preset is None:
-        fmt = None
-        if path is not None:
-            from ..files.reading import detect_format
+    if preset is not None:
+        try:
+            return get_config(preset)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="'--preset'") from None
+    from ..entrants import resolve_preset
 
-            try:
-                fmt = detect_format(path)
-            except (SubmissionError, OSError):
-                fmt = None
-        preset = (
-            PRESET_2025 if (to == "npy2025" or fmt in ("npy2025", "teams2025")) else DEFAULT_PRESET
-        )
-    try:
-        return get_config(preset)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="'--preset'") from None
+    default = PRESET_2025 if to == "npy2025" else None
+    return resolve_preset(None, [] if path is None else [path], default)
 
 
 def _seats(text: str, config: GameConfig):

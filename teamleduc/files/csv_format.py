@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..infosets import InfosetTable
+from ..infosets import InfosetTable, count_hint
 from .model import (
     TOLERANCE,
     FileCheck,
@@ -206,7 +206,8 @@ def parse_strategy_csv(
                 None,
                 None,
                 f"{num_lines:,} lines where seat {table.seat + 1} of "
-                f"{table.tree.config.name} has {n:,} information sets (one line each)",
+                f"{table.tree.config.name} has {n:,} information sets (one line each)"
+                + count_hint(table.seat, num_lines, table.tree.config.name),
             )
         )
         return out
@@ -263,7 +264,8 @@ def parse_strategy_csv(
                 None,
                 f"{num_lines:,} lines where seat {seat} of "
                 f"{table.tree.config.name} has {n:,} information sets "
-                f"(one line each){extra}",
+                f"(one line each){extra}"
+                + count_hint(table.seat, num_lines, table.tree.config.name),
             )
         )
     if bad.size:
