@@ -52,9 +52,9 @@ def leaderboard_markdown(result: GradeResult) -> str:
         "as B = the value the entrant guarantees against an exact best correlated response "
         "of the other team.",
         "",
-        "| rank | name | mean score | mean as team A | mean as team B | worst match | signals "
-        "| worst case as A | worst case as B |",
-        "|---:|:---|---:|---:|---:|:---|---:|---:|---:|",
+        "| rank | name | path | mean score | mean as team A | mean as team B | worst match "
+        "| signals | worst case as A | worst case as B |",
+        "|---:|:---|:---|---:|---:|---:|:---|---:|---:|---:|",
     ]
     for s in result.standings:
         worst = (
@@ -63,7 +63,8 @@ def leaderboard_markdown(result: GradeResult) -> str:
             else f"{s.worst_match:+.4f} vs {_md_cell(s.worst_opponent)}"
         )
         lines.append(
-            f"| {s.rank} | {_md_cell(s.name)} | {format_value(s.mean_score, 0)} | "
+            f"| {s.rank} | {_md_cell(s.name)} | {_md_cell(s.source)} | "
+            f"{format_value(s.mean_score, 0)} | "
             f"{format_value(s.mean_as_team_a, 0)} | {format_value(s.mean_as_team_b, 0)} | {worst} | {s.signals} | "
             f"{format_value(s.worst_case_as_team_a, 0)} | {format_value(s.worst_case_as_team_b, 0)} |"
         )

@@ -100,6 +100,14 @@ def match(x, y, config, as_json):
     type=click.IntRange(min=0),
     help="processes loading submissions in parallel (0: one per CPU); output does not depend on it",
 )
+@click.option(
+    "--names",
+    "names_file",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="CSV file of 'name,path' rows (a header row 'name,path' is allowed; relative paths "
+    "are taken from the file's folder): each submission graded under its name",
+)
 @click.option("--no-heatmap", is_flag=True, help="skip matrix.png")
 @click.option(
     "--worst-case/--no-worst-case",
@@ -109,22 +117,44 @@ def match(x, y, config, as_json):
     "(two exact team best responses per entrant)",
 )
 @click.option("--json", "as_json", is_flag=True, help="print the leaderboard as JSON")
-def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case, as_json):
+def grade(
+    submissions, config, baselines, out_dir, jobs, names_file, no_heatmap, worst_case, as_json
+):
     """Grade every pair of submissions in both seatings by exact expected team utility.
 
     Writes leaderboard.csv and leaderboard.md (rank, name, mean score, mean as team A, mean as
     team B, worst match, signals), matrix.csv (pairwise match scores), values.csv, invalid.csv,
     grade.json and the heatmap matrix.png into --out. Invalid submissions are listed with their
     first problem and left out; they never stop the run.
+
+    Each SUB is a path, NAME=PATH (graded under NAME), or a folder of submissions (each entry
+    a folder or .zip); --names adds a file of name,path rows. The leaderboard files show
+    each name's path; a path given twice is warned about.
     """
+    from ..baselines import is_baseline
+    from ..entrants import NamedPath, read_names_file, repeated_paths
     from ..errors import TeamLeducError
     from ..grade import grade as run
+    from ..validate import class_entries, is_class_folder
 
-    if not submissions and baselines.strip().lower() in ("", "none"):
+    entrants = []
+    for text in submissions:
+        spec = NamedPath.parse(text)
+        folder = isinstance(spec, str) and not is_baseline(spec) and is_class_folder(spec)
+        entrants += [str(p) for p in class_entries(spec)] if folder else [spec]
+    if names_file is not None:
+        entrants += read_names_file(names_file)
+    if not entrants and baselines.strip().lower() in ("", "none"):
         raise TeamLeducError("nothing to grade: give submissions and/or --baselines")
-    config = config_for(config, submissions)
+    for path, names in repeated_paths(entrants):
+        click.echo(
+            f"warning: {path} is given {len(names)} times (as {', '.join(names)}); "
+            "each is graded as a separate entrant",
+            err=True,
+        )
+    config = config_for(config, entrants)
     result = run(
-        list(submissions),
+        entrants,
         config,
         baselines=baselines,
         jobs=jobs,

@@ -82,7 +82,7 @@ def _echo_findings(findings, prefix: str, err: bool) -> None:
 
 
 @click.command("validate")
-@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--preset", default=None, metavar="P", help=_PRESET_HELP)
 @click.option(
     "--seats",
@@ -98,22 +98,41 @@ def _echo_findings(findings, prefix: str, err: bool) -> None:
     is_flag=True,
     help="print the report as JSON (same findings, for autograders)",
 )
-def validate(path, preset, seats_text, as_json):
+def validate(paths, preset, seats_text, as_json):
     """Check a submission: meta-strategy.csv and every strategy file, each error with its file,
     line and information set. PATH is a folder or .zip of CSV files, a 2025 team zip, or a
     folder holding team13.zip and team24.zip.
 
-    Exit code 0 if valid, 1 if invalid, 2 for unusable arguments. Accepted with a warning:
-    UTF-8 byte-order mark, CRLF line endings, no final newline, blanks around values.
-    """
-    from ..validate import validate_submission
+    Several PATHs, or a folder of submissions (each entry a folder or a .zip), print one
+    table: name, verdict, seats, signals and first problem of each (--json: every report).
 
-    config = _config(preset, path)
-    seats = _seats(seats_text, config)
+    Exit code 0 if valid (every one), 1 if any is invalid, 2 for unusable arguments. Accepted
+    with a warning: UTF-8 byte-order mark, CRLF line endings, no final newline, blanks around
+    values.
+    """
+    from ..validate import class_entries, is_class_folder, validate_many, validate_submission
+
+    if len(paths) == 1 and not is_class_folder(paths[0]):
+        config = _config(preset, paths[0])
+        seats = _seats(seats_text, config)
+        with _user_errors_exit():
+            report = validate_submission(paths[0], config, seats)
+        echo_result(report, as_json)
+        sys.exit(0 if report.ok else 1)
+    entries = [e for p in paths for e in (class_entries(p) if is_class_folder(p) else [p])]
+    if not entries:
+        raise TeamLeducError(f"{paths[0]}: no submissions in this folder")
     with _user_errors_exit():
-        report = validate_submission(path, config, seats)
-    echo_result(report, as_json)
-    sys.exit(0 if report.ok else 1)
+        if preset is None:
+            from ..entrants import resolve_preset
+
+            config = resolve_preset(None, entries)
+        else:
+            config = _config(preset, None)
+        seats = _seats(seats_text, config)
+        batch = validate_many(entries, config, seats)
+    echo_result(batch, as_json)
+    sys.exit(0 if batch.ok else 1)
 
 
 @click.command("convert")
