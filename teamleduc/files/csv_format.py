@@ -189,6 +189,43 @@ def _csv_pandas(data: bytes, num_lines: int) -> np.ndarray | None:
     return values if values.shape == (num_lines, 3) else None
 
 
+_INDEX_FIELD = re.compile(rb"\s*\d{1,12}\s*")
+
+
+def pandas_defaults_hint(data: bytes, num_lines: int, n: int) -> str | None:
+    """One diagnosis for a file written by pandas' ``to_csv`` with a header row and/or an
+    index column (instead of the same error on every line), or None. Looks at the first few
+    lines only."""
+    lines = data.split(b"\n", 4)[:4]
+    first = lines[0]
+    header = num_lines == n + 1 and (
+        first.startswith(b",")
+        or re.search(rb"[A-Za-z_]", first) is not None
+        or first.replace(b" ", b"") in (b"0,1,2", b"0,1,2,3")
+    )
+    body = lines[1:] if header else lines
+    body = [line for line in body if line]
+    index = bool(body) and all(
+        line.count(b",") == 3 and _INDEX_FIELD.fullmatch(line.split(b",", 1)[0]) for line in body
+    )
+    index = index and int(body[0].split(b",", 1)[0]) in (0, 1)
+    if not (header or (index and num_lines == n)):
+        return None
+    what = (
+        "a header row and an index column"
+        if header and index
+        else "a header row"
+        if header
+        else "an index column"
+    )
+    return (
+        f"this looks written by pandas' to_csv with {what}"
+        f"{' (its defaults)' if header and index else ''}; a strategy file "
+        "has no header and no index, just p_c,p_r,p_f on each line: write it with "
+        "df.to_csv(path, header=False, index=False)"
+    )
+
+
 def parse_strategy_csv(
     data: bytes, display: str, table: InfosetTable, cap: int = DEFAULT_CAP
 ) -> FileCheck:
@@ -199,6 +236,10 @@ def parse_strategy_csv(
         return out
     n = table.size
     num_lines = data.count(b"\n")
+    hint = pandas_defaults_hint(data, num_lines, n)
+    if hint is not None:
+        out.errors.append(Finding(display, 1, None, hint))
+        return out
     if num_lines > 2 * n + 1000:  # far off: do not index millions of junk lines
         out.errors.append(
             Finding(
