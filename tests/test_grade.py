@@ -98,6 +98,7 @@ def test_output_files_are_deterministic(entries, tmp_path):
         "grade.json",
         "invalid.csv",
         "leaderboard.csv",
+        "leaderboard.html",
         "leaderboard.md",
         "matrix.csv",
         "matrix.png",

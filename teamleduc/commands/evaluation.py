@@ -122,7 +122,7 @@ def grade(
 ):
     """Grade every pair of submissions in both seatings by exact expected team utility.
 
-    Writes leaderboard.csv and leaderboard.md (rank, name, mean score, mean as team A, mean as
+    Writes leaderboard.csv, leaderboard.md and leaderboard.html (rank, name, path, mean score, mean as team A, mean as
     team B, worst match, signals), matrix.csv (pairwise match scores), values.csv, invalid.csv,
     grade.json and the heatmap matrix.png into --out. Invalid submissions are listed with their
     first problem and left out; they never stop the run.
@@ -169,7 +169,7 @@ def grade(
         click.echo(str(result))
         click.echo(
             f"wrote leaderboard.csv, leaderboard.md, matrix.csv, values.csv, invalid.csv, "
-            f"grade.json{'' if no_heatmap else ', matrix.png'} to {out_dir} "
+            f"grade.json{'' if no_heatmap else ', matrix.png'}, leaderboard.html to {out_dir} "
             f"({result.seconds:.1f} s)",
             err=True,
         )
