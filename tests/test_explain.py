@@ -149,7 +149,6 @@ def test_a_pandas_csv_gets_one_diagnosis(tmp_path, capsys):
     rows = tables_for(get_config("leduc"))[0].uniform_strategy()
     for kwargs, what in [
         ({}, "a header row and an index column (its defaults)"),
-        ({"index": False}, "a header row;"),
         ({"header": False}, "an index column;"),
     ]:
         pd.DataFrame(rows).to_csv(tmp_path / "s" / "strategy0-player1.csv", **kwargs)
@@ -158,5 +157,9 @@ def test_a_pandas_csv_gets_one_diagnosis(tmp_path, capsys):
         errors = [line for line in out.splitlines() if line.startswith("error:")]
         assert len(errors) == 1 and what in errors[0]
         assert "df.to_csv(path, header=False, index=False)" in errors[0]
+    # a header row alone is one line too many and one bad line, as any extra line is
+    pd.DataFrame(rows).to_csv(tmp_path / "s" / "strategy0-player1.csv", index=False)
+    code, out, _ = run(capsys, ["validate", str(tmp_path / "s")])
+    assert code == 1 and "145 lines where seat 1 of leduc has 144" in out
     pd.DataFrame(rows).to_csv(tmp_path / "s" / "strategy0-player1.csv", header=False, index=False)
     assert run(capsys, ["validate", str(tmp_path / "s")])[0] == 0

@@ -193,35 +193,25 @@ _INDEX_FIELD = re.compile(rb"\s*\d{1,12}\s*")
 
 
 def pandas_defaults_hint(data: bytes, num_lines: int, n: int) -> str | None:
-    """One diagnosis for a file written by pandas' ``to_csv`` with a header row and/or an
-    index column (instead of the same error on every line), or None. Looks at the first few
-    lines only."""
-    lines = data.split(b"\n", 4)[:4]
-    first = lines[0]
-    header = num_lines == n + 1 and (
-        first.startswith(b",")
-        or re.search(rb"[A-Za-z_]", first) is not None
-        or first.replace(b" ", b"") in (b"0,1,2", b"0,1,2,3")
-    )
-    body = lines[1:] if header else lines
-    body = [line for line in body if line]
-    index = bool(body) and all(
-        line.count(b",") == 3 and _INDEX_FIELD.fullmatch(line.split(b",", 1)[0]) for line in body
-    )
-    index = index and int(body[0].split(b",", 1)[0]) in (0, 1)
-    if not (header or (index and num_lines == n)):
+    """One diagnosis for a file written by pandas' ``to_csv`` with its index column (and its
+    header row), instead of the same error on every line; None otherwise. It fires only when
+    every line has four fields and the first fields of the first rows count 0, 1, 2 (or from
+    1): a pandas index, not a stray edit."""
+    if data.count(b",") != 3 * num_lines:
         return None
-    what = (
-        "a header row and an index column"
-        if header and index
-        else "a header row"
-        if header
-        else "an index column"
-    )
+    header = num_lines == n + 1
+    lines = data.split(b"\n", 5)[1 if header else 0 : 5]
+    firsts = [line.split(b",", 1)[0] for line in lines if line]
+    if len(firsts) < min(3, n) or not all(_INDEX_FIELD.fullmatch(f) for f in firsts):
+        return None
+    index = [int(f) for f in firsts]
+    if index != list(range(index[0], index[0] + len(index))) or index[0] not in (0, 1):
+        return None
+    what = "a header row and an index column" if header else "an index column"
     return (
         f"this looks written by pandas' to_csv with {what}"
-        f"{' (its defaults)' if header and index else ''}; a strategy file "
-        "has no header and no index, just p_c,p_r,p_f on each line: write it with "
+        f"{' (its defaults)' if header else ''}; a strategy file has no header and no index, "
+        "just p_c,p_r,p_f on each line: write it with "
         "df.to_csv(path, header=False, index=False)"
     )
 

@@ -62,7 +62,7 @@ class PresetFit:
 def _csv_lines(data: bytes) -> int:
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     first = data[: data.find(b"\n")] if b"\n" in data else data
-    if first.startswith(b",") or re.search(rb"[A-Za-z_]", first):
+    if first.startswith(b",") or re.search(rb"[A-DF-Za-df-z_]", first):
         lines -= 1  # a header row (pandas' default): the information sets are the other lines
     return lines
 
