@@ -2,6 +2,7 @@
 
     import teamleduc.api as tl
     config = tl.get_config("team-leduc")
+    sub = tl.build_submission(lambda infoset, legal: ..., config, out="my-sub")
     sub = tl.load_submission("my-sub/", config)
     tl.evaluate(sub, "uniform", config)            # teamleduc evaluate: exact team-A value
     tl.match(sub, "cautious", config)              # teamleduc match: both seatings
@@ -21,8 +22,9 @@ from .files.model import Submission
 from .files.reading import load_submission
 from .files.writing import write_submission
 from .grade import grade
-from .infosets import infoset_tables, write_infoset_files
+from .infosets import infoset_tables, parse_infoset, write_infoset_files
 from .replay import replay
+from .strategy import build_submission, infoset_frame, infoset_table
 from .tree import build_tree
 from .validate import validate_submission
 
@@ -42,6 +44,10 @@ __all__ = [
     "build_tree",
     "infoset_tables",
     "write_infoset_files",
+    "infoset_table",
+    "infoset_frame",
+    "parse_infoset",
+    "build_submission",
     "Submission",
     "load_submission",
     "write_submission",

@@ -2,7 +2,8 @@
 
 Each module of :mod:`teamleduc.commands` contributes its list ``COMMANDS`` (``game``: info,
 infosets, replay; ``submissions``: validate, convert; ``evaluation``: evaluate, match, grade,
-baseline; ``best_response``: best-response, exploitability; ``solve``: solve); the shared
+baseline; ``best_response``: best-response, exploitability; ``explain``: show, trace;
+``solve``: solve); the shared
 ``--preset`` option and printing live in :mod:`teamleduc.commands.options`. The modules are
 listed here by name, not discovered, so the import graph shows every one of them. Errors the
 user can fix (:class:`~teamleduc.errors.TeamLeducError`, click usage errors) print one message
@@ -24,11 +25,11 @@ from collections.abc import Sequence
 import click
 
 from . import __version__
-from .commands import best_response, evaluation, game, play, solve, study, submissions
+from .commands import best_response, evaluation, explain, game, play, solve, study, submissions
 from .errors import TeamLeducError
 
 #: the command modules, each with its list ``COMMANDS``
-COMMAND_MODULES = (game, submissions, evaluation, best_response, solve, play, study)
+COMMAND_MODULES = (game, submissions, evaluation, best_response, explain, solve, play, study)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

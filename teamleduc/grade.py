@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit, prange
 
 from .config import GameConfig, get_config
-from .entrants import Entrant, entrant_name, load_entrant
+from .entrants import Entrant, NamedPath, entrant_name, load_entrant
 from .errors import TeamLeducError
 from .evaluate import BLOCK, team_b_weights, team_seats
 from .leaderboard import write_outputs
@@ -109,6 +109,8 @@ def _describe(spec) -> tuple:
 
     if isinstance(spec, Entrant):
         return spec, spec.name, spec.source
+    if isinstance(spec, NamedPath):
+        return spec, spec.name, "baseline" if is_baseline(spec.path) else spec.path
     if hasattr(spec, "strategies") and hasattr(spec, "probs"):
         return spec, "submission", "object"
     if isinstance(spec, str) and is_baseline(spec):
@@ -203,7 +205,8 @@ def grade(
 
     Parameters
     ----------
-    submissions : submission paths (folders or ``.zip``); baseline names are accepted too.
+    submissions : submission paths (folders or ``.zip``); baseline names are accepted too, and
+        :class:`~teamleduc.entrants.NamedPath` for a path graded under a given name.
     config : GameConfig or preset name.
     baselines : baseline names added to the round robin (``"all"`` for all five).
     jobs : processes that load submissions in parallel (0 or None: one per CPU; needs the

@@ -108,6 +108,14 @@ class InfosetTable:
                 f"in {self.tree.config.name}"
             ) from None
 
+    @functools.cached_property
+    def legal_strings(self) -> list[str]:
+        """The legal actions of each information set as a string in the order c, r, f (``"crf"``,
+        ``"cr"``, ``"cf"``, ``"c"``), in id order."""
+        code = self.legal.astype(np.int64) @ np.array([1, 2, 4])
+        names = ["".join(ch for k, ch in enumerate("crf") if c >> k & 1) for c in range(8)]
+        return np.array(names, dtype=object)[code].tolist()
+
     def uniform_strategy(self) -> np.ndarray:
         """(n, 3) uniform over the legal actions (the handout's example strategy)."""
         legal = self.legal.astype(np.float64)
@@ -135,12 +143,75 @@ def infoset_tables(tree: PublicTree) -> tuple[InfosetTable, ...]:
 
 
 def tables_for(config: GameConfig) -> tuple[InfosetTable, ...]:
+    """The information-set tables of a GameConfig (cached with its tree)."""
     return infoset_tables(build_tree(config))
+
+
+@functools.lru_cache(maxsize=1)
+def preset_sizes() -> dict[str, tuple[int, ...]]:
+    """Information sets per seat of every preset: the line counts a submission is recognised by
+    (computed once per process; about 0.15 s, most of it team-leduc's tree)."""
+    from .config import PRESETS
+
+    return {name: tuple(t.size for t in tables_for(c)) for name, c in PRESETS.items()}
+
+
+def presets_with_count(seat: int, count: int, exclude: str = "") -> list[str]:
+    """The presets whose 0-based ``seat`` has ``count`` information sets (but ``exclude``)."""
+    return [
+        name
+        for name, sizes in preset_sizes().items()
+        if name != exclude and seat < len(sizes) and sizes[seat] == count
+    ]
+
+
+def count_hint(seat: int, count: int, preset: str) -> str:
+    """``"; this is team-leduc-2025's count; pass --preset team-leduc-2025"`` when ``count``
+    lines fit seat ``seat`` of other presets than ``preset``, else ``""``."""
+    others = presets_with_count(seat, count, exclude=preset)
+    if not others:
+        return ""
+    names = " and ".join(f"{n}'s" for n in others)
+    return f"; this is {names} count; pass --preset {others[0] if len(others) == 1 else 'P'}"
+
+
+def seat_of_string(config, string: str) -> int:
+    """0-based seat whose information set ``string`` is, read off its deal mask
+    (``/C:??Q?/...`` is seat 3's); ValueError if the mask is not one of ``config``."""
+    if not string.startswith("/C:") or "/" not in string[3:]:
+        raise ValueError(f"{string!r} is not an information-set string (it starts like /C:J???/)")
+    deal = string[3 : string.index("/", 3)]
+    for seat in range(config.num_seats):
+        before = "?" * seat
+        after = "?" * (config.num_seats - seat - 1)
+        owner = deal[len(before) : len(deal) - len(after)]
+        if (
+            deal.startswith(before)
+            and deal.endswith(after)
+            and owner in config.ranks
+            and len(deal) == len(before) + len(owner) + len(after)
+        ):
+            return seat
+    raise ValueError(
+        f"{string!r}: the deal field {deal!r} is not one of {config.name} "
+        f"({config.num_seats} fields, '?' for every seat but the owner's rank, e.g. "
+        f"{mask(config, 0, 0)!r})"
+    )
+
+
+def parse_infoset(config, string: str) -> tuple[int, int]:
+    """``(seat, id)`` of an information-set string of any seat of ``config`` (0-based seat;
+    ``id`` is its 0-based line in the seat's file); ValueError naming why it is not one."""
+    string = string.strip()
+    seat = seat_of_string(config, string)
+    return seat, tables_for(config)[seat].parse(string)
 
 
 INFOSET_FILE = "leduc4-infosets-player{seat}.csv"
 EXAMPLE_META = "example-meta-strategy.csv"
 EXAMPLE_STRATEGY = "example-strategy0-player{seat}.csv"
+#: the handout's sample as a submission folder that validates, evaluates and grades as it is
+SAMPLE_FOLDER = "sample-submission"
 
 
 #: odd 64-bit multipliers mixing a row's three words into one hash (:func:`_distinct_rows`)
@@ -192,7 +263,10 @@ def write_infoset_files(
 ) -> list[Path]:
     """Write the information-set files (and the handout's uniform example submission).
 
-    Returns the paths written, in order. Output is byte-for-byte deterministic.
+    With ``examples``, the example is written twice: as the handout's ``example-*.csv`` files
+    and as the folder ``sample-submission/`` (``meta-strategy.csv``,
+    ``strategy0-player{i}.csv``), a submission every command reads as it is. Returns the paths
+    written, in order. Output is byte-for-byte deterministic.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -207,6 +281,14 @@ def write_infoset_files(
         written.append(p)
         for table in infoset_tables(tree):
             p = out / EXAMPLE_STRATEGY.format(seat=table.seat + 1)
+            write_text_atomic(p, format_rows(table.uniform_strategy()))
+            written.append(p)
+        sample = out / SAMPLE_FOLDER
+        sample.mkdir(exist_ok=True)
+        write_text_atomic(sample / "meta-strategy.csv", "0,1.0\n")
+        written.append(sample / "meta-strategy.csv")
+        for table in infoset_tables(tree):
+            p = sample / f"strategy0-player{table.seat + 1}.csv"
             write_text_atomic(p, format_rows(table.uniform_strategy()))
             written.append(p)
     return written

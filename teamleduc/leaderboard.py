@@ -53,9 +53,9 @@ def leaderboard_markdown(result: GradeResult) -> str:
         "as B = the value the entrant guarantees against an exact best correlated response "
         "of the other team.",
         "",
-        "| rank | name | mean score | mean as team A | mean as team B | worst match | signals "
-        "| worst case as A | worst case as B |",
-        "|---:|:---|---:|---:|---:|:---|---:|---:|---:|",
+        "| rank | name | path | mean score | mean as team A | mean as team B | worst match "
+        "| signals | worst case as A | worst case as B |",
+        "|---:|:---|:---|---:|---:|---:|:---|---:|---:|---:|",
     ]
     for s in result.standings:
         worst = (
@@ -64,7 +64,8 @@ def leaderboard_markdown(result: GradeResult) -> str:
             else f"{s.worst_match:+.4f} vs {_md_cell(s.worst_opponent)}"
         )
         lines.append(
-            f"| {s.rank} | {_md_cell(s.name)} | {format_value(s.mean_score, 0)} | "
+            f"| {s.rank} | {_md_cell(s.name)} | {_md_cell(s.source)} | "
+            f"{format_value(s.mean_score, 0)} | "
             f"{format_value(s.mean_as_team_a, 0)} | {format_value(s.mean_as_team_b, 0)} | {worst} | {s.signals} | "
             f"{format_value(s.worst_case_as_team_a, 0)} | {format_value(s.worst_case_as_team_b, 0)} |"
         )
@@ -82,6 +83,24 @@ def leaderboard_markdown(result: GradeResult) -> str:
     return "\n".join(lines)
 
 
+#: the heatmap writes its values in the cells up to this many entrants (beyond, the colour bar)
+MAX_VALUES_SHOWN = 30
+
+
+def heatmap_layout(n: int) -> dict:
+    """Figure size (inches) and font sizes (points) of the heatmap of ``n`` entrants, so cell
+    text stays readable from 3 to 100 entrants: the figure grows with n (up to 30 inches), each
+    font follows the cell size, and values are written only up to :data:`MAX_VALUES_SHOWN`."""
+    size = max(5.0, min(30.0, 3.0 + 0.3 * n))
+    cell_points = 72.0 * 0.8 * size / max(n, 1)  # the axes take about 80 % of the figure
+    return {
+        "size": size,
+        "values": n <= MAX_VALUES_SHOWN,
+        "value_font": max(5.0, min(11.0, 0.27 * cell_points)),
+        "label_font": max(5.0, min(11.0, 0.5 * cell_points)),
+    }
+
+
 def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
     """PNG heatmap of the match scores S[row, column], entrants in leaderboard order."""
     import matplotlib
@@ -97,16 +116,20 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
     np.fill_diagonal(m, np.nan)
     lim = float(np.nanmax(np.abs(m))) if n > 1 and np.isfinite(m).any() else 1.0
     lim = lim if lim > 0 else 1.0
-    size = max(4.0, min(24.0, 1.0 + 0.45 * n))
+    layout = heatmap_layout(n)
+    size = layout["size"]
     fig, ax = plt.subplots(figsize=(size + 1.5, size), dpi=100)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#dddddd")
     im = ax.imshow(m, cmap=cmap, vmin=-lim, vmax=lim, interpolation="nearest")
-    ax.set_xticks(range(n), names, rotation=60, ha="right", fontsize=8)
-    ax.set_yticks(range(n), names, fontsize=8)
+    ax.set_xticks(range(n), names, rotation=60, ha="right", fontsize=layout["label_font"])
+    ax.set_yticks(range(n), names, fontsize=layout["label_font"])
     ax.set_xlabel("opponent")
     ax.set_ylabel("entrant (row's score)")
-    ax.set_title(f"Match scores, chips per hand ({result.preset})")
-    if n <= 25:
+    title = f"Match scores, chips per hand ({result.preset})"
+    if not layout["values"] and n > 1:
+        title += f"\n{n} entrants: values in matrix.csv, colours on the bar"
+    ax.set_title(title)
+    if layout["values"]:
         for i in range(n):
             for j in range(n):
                 if i != j:
@@ -116,7 +139,7 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
                         f"{m[i, j]:+.2f}",
                         ha="center",
                         va="center",
-                        fontsize=6,
+                        fontsize=layout["value_font"],
                         color="white" if abs(m[i, j]) > 0.6 * lim else "black",
                     )
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="row's score against column")
@@ -127,6 +150,78 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
     plt.close(fig)
     tmp.replace(path)
     return path
+
+
+def leaderboard_html(result: GradeResult, png: bytes | None = None) -> str:
+    """The leaderboard as one self-contained HTML page: the table, the invalid submissions and
+    the heatmap embedded as a base64 PNG (no network, no script); publish it as it is."""
+    import base64
+    from html import escape
+
+    heads = [
+        "rank",
+        "name",
+        "path",
+        "mean score",
+        "mean as team A",
+        "mean as team B",
+        "worst match",
+        "signals",
+        "worst case as A",
+        "worst case as B",
+    ]
+    rows = []
+    for s in result.standings:
+        worst = (
+            "-" if not np.isfinite(s.worst_match) else f"{s.worst_match:+.4f} vs {s.worst_opponent}"
+        )
+        cells = [
+            str(s.rank),
+            s.name,
+            s.source,
+            format_value(s.mean_score, 0),
+            format_value(s.mean_as_team_a, 0),
+            format_value(s.mean_as_team_b, 0),
+            worst,
+            str(s.signals),
+            format_value(s.worst_case_as_team_a, 0),
+            format_value(s.worst_case_as_team_b, 0),
+        ]
+        rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+    n = len(result.names)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>Leaderboard ({escape(result.preset)})</title>",
+        "<style>body{font-family:sans-serif;margin:2em;max-width:80em}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
+        "td:nth-child(n+4){text-align:right;font-variant-numeric:tabular-nums}"
+        "th{background:#eee}img{max-width:100%}</style></head><body>",
+        f"<h1>Leaderboard ({escape(result.preset)})</h1>",
+        f"<p>{n} entrant{'s' * (n != 1)}, every pair played in both seatings; exact expected "
+        "team utility in chips per hand. Score = mean over opponents of the mean of the two "
+        "team utilities of a match; worst match = the lowest such match score; worst case as "
+        "A / as B = the value the entrant guarantees against an exact best correlated "
+        "response of the other team.</p>",
+        "<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead>",
+        "<tbody>" + "\n".join(rows) + "</tbody></table>",
+    ]
+    if result.invalid:
+        parts.append(f"<h2>Invalid submissions ({len(result.invalid)}, not graded)</h2>")
+        parts.append("<table><tr><th>name</th><th>path</th><th>first problem</th></tr>")
+        for b in result.invalid:
+            parts.append(
+                f"<tr><td>{escape(b.name)}</td><td>{escape(b.source)}</td>"
+                f"<td>{escape(b.message)}</td></tr>"
+            )
+        parts.append("</table>")
+    if png is not None:
+        data = base64.b64encode(png).decode("ascii")
+        parts.append("<h2>Match scores</h2>")
+        parts.append(f'<img alt="heatmap of the match scores" src="data:image/png;base64,{data}">')
+    parts.append(f"<p>teamleduc {escape(__version__)}, preset {escape(result.preset)}.</p>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
 
 
 def write_outputs(
@@ -144,7 +239,8 @@ def write_outputs(
 
     ``leaderboard.csv`` / ``.md``, ``matrix.csv`` (S[row, column], leaderboard order, empty
     diagonal), ``values.csv`` (team A's value for every ordered pair), ``invalid.csv``,
-    ``grade.json`` and, unless ``heatmap`` is false, ``matrix.png``.
+    ``grade.json``, unless ``heatmap`` is false ``matrix.png``, and ``leaderboard.html`` (the
+    table and the heatmap in one self-contained page).
     """
     out = Path(out_dir)
     order = result.order()
@@ -174,14 +270,15 @@ def write_outputs(
         ),
         "grade.json": json.dumps(result.to_dict(), indent=2) + "\n",
     }
-    if heatmap:
-        files["matrix.png"] = None
     with staged_folder(out, overwrite, inputs=graded_paths(result)) as stage:
         for name, text in files.items():
-            if text is None:
-                write_heatmap(result, stage / name)
-            else:
-                write_text_atomic(stage / name, text)
+            write_text_atomic(stage / name, text)
+        png = None
+        if heatmap:
+            png = write_heatmap(result, stage / "matrix.png").read_bytes()
+            files["matrix.png"] = None
+        write_text_atomic(stage / "leaderboard.html", leaderboard_html(result, png))
+        files["leaderboard.html"] = None
     return [out / name for name in files]
 
 

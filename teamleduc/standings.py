@@ -9,6 +9,7 @@ leaderboard rows (:class:`Standing`), whose columns, over the n - 1 opponents of
 - ``mean_as_team_a``: mean of ``V[X, Y]``; ``mean_as_team_b``: mean of ``-V[Y, X]``
   (so ``mean_score`` is their average);
 - ``worst_match``: the smallest ``S[X, Y]`` and ``worst_opponent`` that Y;
+- ``path``: where the submission was read from (``baseline`` for a baseline);
 - ``signals``: the number of signals listed in X's meta-strategy;
 - ``worst_case_as_team_a`` / ``worst_case_as_team_b``: X's guaranteed value as team A
   (``-BR_B(x)``) and as team B (``-BR_A(y)``), minus the exact best correlated response of the
@@ -30,6 +31,7 @@ from . import __version__
 LEADERBOARD_COLUMNS = (
     "rank",
     "name",
+    "path",
     "mean_score",
     "mean_as_team_a",
     "mean_as_team_b",
@@ -61,6 +63,7 @@ class Standing:
         return [
             self.rank,
             self.name,
+            self.source,
             self.mean_score,
             self.mean_as_team_a,
             self.mean_as_team_b,

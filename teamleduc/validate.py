@@ -20,6 +20,7 @@ The checks (issue 3, spec section 3):
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,3 +132,111 @@ def validate_submission(
         errors=tuple(result.errors),
         warnings=tuple(result.warnings),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# A class: many submissions in one table
+# --------------------------------------------------------------------------------------------
+
+
+def is_class_folder(path: str | os.PathLike[str]) -> bool:
+    """True if ``path`` is a folder of submissions (each a folder or a ``.zip``) rather than a
+    submission: it holds no submission file (``meta-strategy.csv``, ``strategy*``, team zips)
+    and at least one folder or zip."""
+    path = Path(path)
+    if not path.is_dir():
+        return False
+    entries = [p for p in path.iterdir() if not p.name.startswith(".")]
+    names = {p.name for p in entries if p.is_file()}
+    if "meta-strategy.csv" in names or any(
+        n.startswith("strategy") or re.fullmatch(r"team\d+\.zip", n) for n in names
+    ):
+        return False
+    return any(p.is_dir() or p.suffix.lower() == ".zip" for p in entries)
+
+
+def class_entries(path: str | os.PathLike[str]) -> list[Path]:
+    """The submissions of a class folder (its sub-folders and ``.zip`` files, by name)."""
+    return sorted(
+        (
+            p
+            for p in Path(path).iterdir()
+            if not p.name.startswith(".") and (p.is_dir() or p.suffix.lower() == ".zip")
+        ),
+        key=lambda p: p.name,
+    )
+
+
+@dataclass(frozen=True)
+class ValidationBatch:
+    """The reports of several submissions (``teamleduc validate A B ...`` or a class folder);
+    ``ok`` when every one is valid."""
+
+    preset: str
+    reports: tuple[ValidationReport, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.reports)
+
+    def rows(self) -> list[tuple[str, str, str, str, str]]:
+        """(name, verdict, seats, signals, first problem) per submission."""
+        return [
+            (
+                Path(r.path).name,
+                "VALID" if r.ok else "INVALID",
+                ",".join(str(s + 1) for s in r.seats) or "-",
+                str(r.num_signals),
+                str(r.errors[0]) if r.errors else "",
+            )
+            for r in self.reports
+        ]
+
+    def __str__(self) -> str:
+        header = ("name", "verdict", "seats", "signals", "first problem")
+        rows = self.rows()
+        widths = [max(len(header[k]), *(len(r[k]) for r in rows)) for k in range(4)]
+        lines = []
+        for r in [header, *rows]:
+            problem = r[4] if len(r[4]) <= 110 else r[4][:107] + "..."
+            lines.append(
+                f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  "
+                f"{r[3]:>{widths[3]}}  {problem}".rstrip()
+            )
+        bad = sum(not r.ok for r in self.reports)
+        n = len(self.reports)
+        lines.append(
+            f"{n} submission{'s' * (n != 1)} (preset {self.preset}): {n - bad} valid, {bad} invalid"
+        )
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        from . import __version__
+
+        return {
+            "version": __version__,
+            "preset": self.preset,
+            "ok": self.ok,
+            "valid": sum(r.ok for r in self.reports),
+            "invalid": sum(not r.ok for r in self.reports),
+            "submissions": [
+                {"name": row[0], "first_problem": row[4] or None} | r.to_dict()
+                for row, r in zip(self.rows(), self.reports)
+            ],
+        }
+
+
+def validate_many(
+    paths: Iterable[str | os.PathLike[str]],
+    config: GameConfig | str = "team-leduc",
+    seats: Iterable[int] | None = None,
+    cap: int = DEFAULT_CAP,
+) -> ValidationBatch:
+    """Validate every submission of ``paths``, a class folder standing for its entries
+    (:func:`class_entries`); one :class:`ValidationReport` each, in order."""
+    config = get_config(config)
+    expanded: list[Path] = []
+    for p in paths:
+        expanded += class_entries(p) if is_class_folder(p) else [Path(p)]
+    reports = tuple(validate_submission(p, config, seats, cap) for p in expanded)
+    return ValidationBatch(config.name, reports)

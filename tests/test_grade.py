@@ -98,6 +98,7 @@ def test_output_files_are_deterministic(entries, tmp_path):
         "grade.json",
         "invalid.csv",
         "leaderboard.csv",
+        "leaderboard.html",
         "leaderboard.md",
         "matrix.csv",
         "matrix.png",
@@ -111,6 +112,7 @@ def test_output_files_are_deterministic(entries, tmp_path):
     assert rows[0] == [
         "rank",
         "name",
+        "path",
         "mean_score",
         "mean_as_team_a",
         "mean_as_team_b",
@@ -131,8 +133,8 @@ def test_output_files_are_deterministic(entries, tmp_path):
                 assert float(cell) == -float(matrix[1 + j][1 + i])
     md = (tmp_path / "one" / "leaderboard.md").read_text()
     assert (
-        "| rank | name | mean score | mean as team A | mean as team B | worst match | signals |"
-        in md
+        "| rank | name | path | mean score | mean as team A | mean as team B | worst match "
+        "| signals |" in md
     )
     assert "Invalid submissions (1, not graded)" in md and "broken" in md
     data = json.loads((tmp_path / "one" / "grade.json").read_text())

@@ -142,3 +142,24 @@ def test_info_command():
     res = CliRunner().invoke(cli, ["info", "--preset", "team-leduc", "--json"])
     assert res.exit_code == 0, res.output
     assert '"infosets_per_seat": [\n    147660' in res.output
+
+
+def test_the_sample_submission_folder_is_the_handouts_example(tmp_path):
+    from teamleduc.evaluate import evaluate
+    from teamleduc.validate import validate_submission
+
+    config = get_config("tiny-team-leduc")
+    tree = build_tree(config)
+    write_infoset_files(tree, tmp_path)
+    sample = tmp_path / "sample-submission"
+    assert sorted(p.name for p in sample.iterdir()) == [
+        "meta-strategy.csv",
+        *(f"strategy0-player{i}.csv" for i in range(1, 5)),
+    ]
+    for i in range(1, 5):  # the same bytes as the handout's example files
+        assert (sample / f"strategy0-player{i}.csv").read_bytes() == (
+            tmp_path / f"example-strategy0-player{i}.csv"
+        ).read_bytes()
+    assert validate_submission(sample, config).ok
+    # uniform against uniform: the sample is the uniform baseline, bit for bit
+    assert evaluate(sample, "uniform", config).value == evaluate("uniform", "uniform", config).value

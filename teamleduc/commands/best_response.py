@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import click
 
-from .options import echo_json, echo_result, overwrite_option, preset_option
+from .options import (
+    config_for,
+    echo_json,
+    echo_result,
+    overwrite_option,
+    submission_preset_option,
+)
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
@@ -24,7 +30,7 @@ SUB_HELP = (
     required=True,
     help="the team SUB plays: a (seats 1,3) or b (seats 2,4); the other team responds",
 )
-@preset_option
+@submission_preset_option
 @click.option(
     "--export",
     "export_dir",
@@ -46,6 +52,7 @@ def best_response_command(sub, against, config, export_dir, overwrite, as_json):
     from ..best_response import _require_two_teams, best_response
     from ..outputs import check_target
 
+    config = config_for(config, [sub])
     _require_two_teams(config, "best-response")
     fixed = 0 if against.lower() == "a" else 1
     if export_dir is not None:
@@ -71,7 +78,7 @@ def best_response_command(sub, against, config, export_dir, overwrite, as_json):
 
 @click.command("exploitability")
 @click.argument("sub", metavar="SUB")
-@preset_option
+@submission_preset_option
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def exploitability_command(sub, config, as_json):
     """Exact exploitability of a full submission SUB (x = its team A, y = its team B).
@@ -83,6 +90,7 @@ def exploitability_command(sub, config, as_json):
     """
     from ..best_response import exploitability, nash_conv
 
+    config = config_for(config, [sub])
     if all(len(t) == 1 for t in config.teams):
         result = nash_conv(config, sub)
     else:

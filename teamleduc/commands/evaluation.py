@@ -11,7 +11,14 @@ import sys
 
 import click
 
-from .options import echo_json, echo_result, overwrite_option, preset_option
+from .options import (
+    config_for,
+    echo_json,
+    echo_result,
+    overwrite_option,
+    preset_option,
+    submission_preset_option,
+)
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
@@ -22,7 +29,7 @@ SUB_HELP = (
 @click.command()
 @click.argument("team_a_sub", metavar="TEAM_A_SUB")
 @click.argument("team_b_sub", metavar="TEAM_B_SUB")
-@preset_option
+@submission_preset_option
 @click.option(
     "--cards",
     default=None,
@@ -46,6 +53,7 @@ def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
     """
     from ..evaluate import evaluate as run
 
+    config = config_for(config, [team_a_sub, team_b_sub])
     result = run(team_a_sub, team_b_sub, config, cards=cards, community=community)
     echo_result(result, as_json)
 
@@ -53,7 +61,7 @@ def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
 @click.command()
 @click.argument("x", metavar="X")
 @click.argument("y", metavar="Y")
-@preset_option
+@submission_preset_option
 @click.option("--json", "as_json", is_flag=True, help="print the match as JSON")
 def match(x, y, config, as_json):
     """X against Y in both seatings (X as team A, then as team B), exactly.
@@ -63,13 +71,14 @@ def match(x, y, config, as_json):
     """
     from ..evaluate import match as run
 
+    config = config_for(config, [x, y])
     result = run(x, y, config)
     echo_result(result, as_json)
 
 
 @click.command()
 @click.argument("submissions", nargs=-1, metavar="SUB...", type=click.Path())
-@preset_option
+@submission_preset_option
 @click.option(
     "--baselines",
     default="none",
@@ -92,6 +101,14 @@ def match(x, y, config, as_json):
     type=click.IntRange(min=0),
     help="processes loading submissions in parallel (0: one per CPU); output does not depend on it",
 )
+@click.option(
+    "--names",
+    "names_file",
+    default=None,
+    type=click.Path(exists=True, dir_okay=False),
+    help="CSV file of 'name,path' rows (a header row 'name,path' is allowed; relative paths "
+    "are taken from the file's folder): each submission graded under its name",
+)
 @click.option("--no-heatmap", is_flag=True, help="skip matrix.png")
 @click.option(
     "--worst-case/--no-worst-case",
@@ -103,25 +120,56 @@ def match(x, y, config, as_json):
 @overwrite_option("replace --out if it exists and is not empty")
 @click.option("--json", "as_json", is_flag=True, help="print the leaderboard as JSON")
 def grade(
-    submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case, overwrite, as_json
+    submissions,
+    config,
+    baselines,
+    out_dir,
+    jobs,
+    names_file,
+    no_heatmap,
+    worst_case,
+    overwrite,
+    as_json,
 ):
     """Grade every pair of submissions in both seatings by exact expected team utility.
 
-    Writes leaderboard.csv and leaderboard.md (rank, name, mean score, mean as team A, mean as
+    Writes leaderboard.csv, leaderboard.md and leaderboard.html (rank, name, path, mean score, mean as team A, mean as
     team B, worst match, signals), matrix.csv (pairwise match scores), values.csv, invalid.csv,
     grade.json and the heatmap matrix.png into --out. Invalid submissions are listed with their
-    first problem and left out; they never stop the run. --out appears complete or not at all;
-    an existing non-empty one needs --overwrite.
+    first problem and left out; they never stop the run.
+
+    Each SUB is a path, NAME=PATH (graded under NAME), or a folder of submissions (each entry
+    a folder or .zip); --names adds a file of name,path rows. The leaderboard files show
+    each name's path; a path given twice is warned about. --out appears
+    complete or not at all; an existing non-empty one needs --overwrite.
     """
+    from ..baselines import is_baseline
+    from ..entrants import NamedPath, read_names_file, repeated_paths
     from ..errors import TeamLeducError
     from ..grade import grade as run
     from ..outputs import check_target
+    from ..validate import class_entries, is_class_folder
 
-    if not submissions and baselines.strip().lower() in ("", "none"):
+    entrants = []
+    for text in submissions:
+        spec = NamedPath.parse(text)
+        folder = isinstance(spec, str) and not is_baseline(spec) and is_class_folder(spec)
+        entrants += [str(p) for p in class_entries(spec)] if folder else [spec]
+    if names_file is not None:
+        entrants += read_names_file(names_file)
+    if not entrants and baselines.strip().lower() in ("", "none"):
         raise TeamLeducError("nothing to grade: give submissions and/or --baselines")
-    check_target(out_dir, overwrite, inputs=submissions)  # before the (long) grading
+    for path, names in repeated_paths(entrants):
+        click.echo(
+            f"warning: {path} is given {len(names)} times (as {', '.join(names)}); "
+            "each is graded as a separate entrant",
+            err=True,
+        )
+    config = config_for(config, entrants)
+    inputs = [e.path if isinstance(e, NamedPath) else e for e in entrants]
+    check_target(out_dir, overwrite, inputs=inputs)  # before the (long) grading
     result = run(
-        list(submissions),
+        entrants,
         config,
         baselines=baselines,
         jobs=jobs,
@@ -137,7 +185,7 @@ def grade(
         click.echo(str(result))
         click.echo(
             f"wrote leaderboard.csv, leaderboard.md, matrix.csv, values.csv, invalid.csv, "
-            f"grade.json{'' if no_heatmap else ', matrix.png'} to {out_dir} "
+            f"grade.json{'' if no_heatmap else ', matrix.png'}, leaderboard.html to {out_dir} "
             f"({result.seconds:.1f} s)",
             err=True,
         )

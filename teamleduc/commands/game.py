@@ -107,9 +107,11 @@ def info(config, as_json):
 def infosets(config, out_dir, fmt, no_examples, overwrite):
     """Write the information-set files of a game (spec order, byte-for-byte deterministic).
 
-    csv writes leduc4-infosets-player{1..S}.csv, example-meta-strategy.csv and
-    example-strategy0-player{i}.csv (every seat uniform over its legal actions). The folder
-    appears complete or not at all; an existing non-empty one needs --overwrite.
+    csv writes leduc4-infosets-player{1..S}.csv, the handout's example submission
+    example-meta-strategy.csv and example-strategy0-player{i}.csv (every seat uniform over its
+    legal actions), and the same example as the folder sample-submission/, which validate,
+    evaluate, grade and exploitability read as it is. The folder appears complete or not at
+    all; an existing non-empty one needs --overwrite.
     """
     from pathlib import Path
 

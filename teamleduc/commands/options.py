@@ -41,6 +41,42 @@ def preset_option(f: F) -> F:
     )(f)
 
 
+SUBMISSION_PRESET_HELP = (
+    "game preset: " + ", ".join(PRESETS) + " (default: found from the submission's files: "
+    "line counts per seat, the 2025 formats, a solve-report.json beside it)"
+)
+
+
+def submission_preset_option(f: F) -> F:
+    """``--preset`` for commands that read submissions: a GameConfig when given, else None,
+    and the command finds the preset from the files (:func:`config_for`)."""
+
+    def to_config(ctx, param, value):
+        if value is None:
+            return None
+        try:
+            return get_config(value)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+
+    return click.option(
+        "--preset",
+        "config",
+        default=None,
+        metavar="P",
+        callback=to_config,
+        help=SUBMISSION_PRESET_HELP,
+    )(f)
+
+
+def config_for(config, specs, default: str | None = None):
+    """``config`` when ``--preset`` was given, else the preset the submissions among ``specs``
+    are for (:func:`teamleduc.entrants.resolve_preset`; ambiguity is a TeamLeducError)."""
+    from ..entrants import resolve_preset
+
+    return resolve_preset(config, specs, default)
+
+
 def echo_json(obj: Any) -> None:
     """Print ``obj`` as indented JSON, keys in their order."""
     click.echo(json.dumps(obj, indent=2, sort_keys=False))

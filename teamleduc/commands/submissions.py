@@ -5,8 +5,10 @@ arguments (no such path, unknown preset, seats that are not whole teams, an exis
 destination). No traceback reaches the user. The codes leave through ``sys.exit`` (not
 ``ctx.exit``), which reaches the shell also when the CLI runs with ``standalone_mode=False``.
 
-Without ``--preset`` the preset follows the files: ``team-leduc-2025`` for the 2025 formats
-(team zips, ``.npy`` strategies, or ``convert --to npy2025``), else ``team-leduc``.
+Without ``--preset`` the preset is found from the files
+(:mod:`teamleduc.files.preset_detection`: line counts per seat, the 2025 formats, a
+``solve-report.json`` beside the submission); an ambiguous case is refused with the presets
+that fit.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from .options import echo_result, overwrite_option
 
 PRESET_2025 = "team-leduc-2025"
 _PRESET_HELP = (
-    "game preset: " + ", ".join(PRESETS) + f" (default: {PRESET_2025} for the 2025 "
-    f"formats, else {DEFAULT_PRESET})"
+    "game preset: " + ", ".join(PRESETS) + " (default: found from the files: line counts per "
+    f"seat, the 2025 formats, a solve-report.json beside it; else {DEFAULT_PRESET})"
 )
 _SEATS_HELP = (
     "seats whose files are required: 1,3 or 2,4 (one team), all, or auto (every "
@@ -34,22 +36,15 @@ _SEATS_HELP = (
 
 
 def _config(preset: str | None, path: Path | None, to: str | None = None) -> GameConfig:
-    if preset is None:
-        fmt = None
-        if path is not None:
-            from ..files.reading import detect_format
+    if preset is not None:
+        try:
+            return get_config(preset)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="'--preset'") from None
+    from ..entrants import resolve_preset
 
-            try:
-                fmt = detect_format(path)
-            except (SubmissionError, OSError):
-                fmt = None
-        preset = (
-            PRESET_2025 if (to == "npy2025" or fmt in ("npy2025", "teams2025")) else DEFAULT_PRESET
-        )
-    try:
-        return get_config(preset)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="'--preset'") from None
+    default = PRESET_2025 if to == "npy2025" else None
+    return resolve_preset(None, [] if path is None else [path], default)
 
 
 def _seats(text: str, config: GameConfig):
@@ -88,7 +83,7 @@ def _echo_findings(findings, prefix: str, err: bool, source=None) -> None:
 
 
 @click.command("validate")
-@click.argument("path", type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--preset", default=None, metavar="P", help=_PRESET_HELP)
 @click.option(
     "--seats",
@@ -104,22 +99,41 @@ def _echo_findings(findings, prefix: str, err: bool, source=None) -> None:
     is_flag=True,
     help="print the report as JSON (same findings, for autograders)",
 )
-def validate(path, preset, seats_text, as_json):
+def validate(paths, preset, seats_text, as_json):
     """Check a submission: meta-strategy.csv and every strategy file, each error with its file,
     line and information set. PATH is a folder or .zip of CSV files, a 2025 team zip, or a
     folder holding team13.zip and team24.zip.
 
-    Exit code 0 if valid, 1 if invalid, 2 for unusable arguments. Accepted with a warning:
-    UTF-8 byte-order mark, CRLF line endings, no final newline, blanks around values.
-    """
-    from ..validate import validate_submission
+    Several PATHs, or a folder of submissions (each entry a folder or a .zip), print one
+    table: name, verdict, seats, signals and first problem of each (--json: every report).
 
-    config = _config(preset, path)
-    seats = _seats(seats_text, config)
+    Exit code 0 if valid (every one), 1 if any is invalid, 2 for unusable arguments. Accepted
+    with a warning: UTF-8 byte-order mark, CRLF line endings, no final newline, blanks around
+    values.
+    """
+    from ..validate import class_entries, is_class_folder, validate_many, validate_submission
+
+    if len(paths) == 1 and not is_class_folder(paths[0]):
+        config = _config(preset, paths[0])
+        seats = _seats(seats_text, config)
+        with _user_errors_exit():
+            report = validate_submission(paths[0], config, seats)
+        echo_result(report, as_json)
+        sys.exit(0 if report.ok else 1)
+    entries = [e for p in paths for e in (class_entries(p) if is_class_folder(p) else [p])]
+    if not entries:
+        raise TeamLeducError(f"{paths[0]}: no submissions in this folder")
     with _user_errors_exit():
-        report = validate_submission(path, config, seats)
-    echo_result(report, as_json)
-    sys.exit(0 if report.ok else 1)
+        if preset is None:
+            from ..entrants import resolve_preset
+
+            config = resolve_preset(None, entries)
+        else:
+            config = _config(preset, None)
+        seats = _seats(seats_text, config)
+        batch = validate_many(entries, config, seats)
+    echo_result(batch, as_json)
+    sys.exit(0 if batch.ok else 1)
 
 
 @click.command("convert")

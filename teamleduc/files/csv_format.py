@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..infosets import InfosetTable
+from ..infosets import InfosetTable, count_hint
 from .model import (
     TOLERANCE,
     FileCheck,
@@ -189,6 +189,33 @@ def _csv_pandas(data: bytes, num_lines: int) -> np.ndarray | None:
     return values if values.shape == (num_lines, 3) else None
 
 
+_INDEX_FIELD = re.compile(rb"\s*\d{1,12}\s*")
+
+
+def pandas_defaults_hint(data: bytes, num_lines: int, n: int) -> str | None:
+    """One diagnosis for a file written by pandas' ``to_csv`` with its index column (and its
+    header row), instead of the same error on every line; None otherwise. It fires only when
+    every line has four fields and the first fields of the first rows count 0, 1, 2 (or from
+    1): a pandas index, not a stray edit."""
+    if data.count(b",") != 3 * num_lines:
+        return None
+    header = num_lines == n + 1
+    lines = data.split(b"\n", 5)[1 if header else 0 : 5]
+    firsts = [line.split(b",", 1)[0] for line in lines if line]
+    if len(firsts) < min(3, n) or not all(_INDEX_FIELD.fullmatch(f) for f in firsts):
+        return None
+    index = [int(f) for f in firsts]
+    if index != list(range(index[0], index[0] + len(index))) or index[0] not in (0, 1):
+        return None
+    what = "a header row and an index column" if header else "an index column"
+    return (
+        f"this looks written by pandas' to_csv with {what}"
+        f"{' (its defaults)' if header else ''}; a strategy file has no header and no index, "
+        "just p_c,p_r,p_f on each line: write it with "
+        "df.to_csv(path, header=False, index=False)"
+    )
+
+
 def parse_strategy_csv(
     data: bytes, display: str, table: InfosetTable, cap: int = DEFAULT_CAP
 ) -> FileCheck:
@@ -199,6 +226,10 @@ def parse_strategy_csv(
         return out
     n = table.size
     num_lines = data.count(b"\n")
+    hint = pandas_defaults_hint(data, num_lines, n)
+    if hint is not None:
+        out.errors.append(Finding(display, 1, None, hint))
+        return out
     if num_lines > 2 * n + 1000:  # far off: do not index millions of junk lines
         out.errors.append(
             Finding(
@@ -206,7 +237,8 @@ def parse_strategy_csv(
                 None,
                 None,
                 f"{num_lines:,} lines where seat {table.seat + 1} of "
-                f"{table.tree.config.name} has {n:,} information sets (one line each)",
+                f"{table.tree.config.name} has {n:,} information sets (one line each)"
+                + count_hint(table.seat, num_lines, table.tree.config.name),
             )
         )
         return out
@@ -263,7 +295,8 @@ def parse_strategy_csv(
                 None,
                 f"{num_lines:,} lines where seat {seat} of "
                 f"{table.tree.config.name} has {n:,} information sets "
-                f"(one line each){extra}",
+                f"(one line each){extra}"
+                + count_hint(table.seat, num_lines, table.tree.config.name),
             )
         )
     if bad.size:

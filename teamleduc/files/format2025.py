@@ -38,7 +38,7 @@ import numpy as np
 
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
-from ..infosets import InfosetTable, infoset_tables, write_text_atomic
+from ..infosets import InfosetTable, count_hint, infoset_tables, write_text_atomic
 from ..tree import PublicTree, build_tree
 from .csv_format import format_meta
 from .model import (
@@ -296,7 +296,12 @@ def parse_strategy_npy(
                 None,
                 f"shape {tuple(shape)}; seat {table.seat + 1} of "
                 f"{table.tree.config.name} needs ({n}, 3): one row per "
-                f"information set, columns C, F, R",
+                f"information set, columns C, F, R"
+                + (
+                    count_hint(table.seat, int(shape[0]), table.tree.config.name)
+                    if len(shape) == 2 and shape[1] == 3
+                    else ""
+                ),
             )
         )
         return out

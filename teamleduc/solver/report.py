@@ -5,7 +5,8 @@ iterations, seconds, the exact value bounds and saddle-point gap of the **export
 submission, its number of signals, the peak resident memory of the process, the toolkit
 version, and every measurement of the run (``history``: the average or restricted strategies
 measured during the run, and each export). The plot shows the exact gap against time on a log
-scale, one line for the strategies measured during the run and markers for the exports.
+scale, one line for the strategies measured during the run and markers for the exports, the
+target gap as a dashed line and the start of refinement as a dotted one.
 """
 
 from __future__ import annotations
@@ -36,8 +37,16 @@ def load_plotting() -> None:
     import matplotlib.pyplot  # noqa: F401
 
 
-def plot_convergence(history, path, title: str = "") -> Path:
-    """Exact saddle-point gap against seconds (log scale) for a list of Measurements."""
+def refinement_start(history) -> float | None:
+    """Seconds of the first measurement under refinement (None if the run did not refine)."""
+    times = [m.seconds for m in history if m.what == "refine"]
+    return min(times) if times else None
+
+
+def plot_convergence(history, path, title: str = "", target_gap: float | None = None) -> Path:
+    """Exact saddle-point gap against seconds (log scale) for a list of Measurements, with
+    the target gap (a dashed horizontal line, when given) and the start of refinement (a
+    dotted vertical line, when the run refined its export)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -61,6 +70,17 @@ def plot_convergence(history, path, title: str = "") -> Path:
             ax.plot(xs, ys, "o", ms=6, label=labels.get(what, what), color="tab:red")
         else:
             ax.plot(xs, ys, "-", lw=1.5, label=labels.get(what, what))
+    if target_gap is not None and target_gap > 0:
+        ax.axhline(target_gap, ls="--", lw=1, color="tab:green", label=f"target gap {target_gap:g}")
+    start = refinement_start(history)
+    if start is not None:
+        ax.axvline(
+            max(start, 1e-3),
+            ls=":",
+            lw=1.2,
+            color="tab:purple",
+            label=f"refinement starts ({start:.3g} s)",
+        )
     ax.set_yscale("log")
     ax.set_xscale("log")
     ax.set_xlabel("seconds")

@@ -129,4 +129,5 @@ def write_outputs(result: SolveResult, out: str | Path, config: GameConfig) -> N
         result.history,
         out / PLOT_NAME,
         title=f"{result.preset}: {result.method}, exact saddle-point gap",
+        target_gap=result.parameters.get("target_gap"),
     )
