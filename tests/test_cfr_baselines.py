@@ -11,12 +11,12 @@ from teamleduc.baselines import (
     canonical_name,
     is_baseline,
     parse_baseline,
-    solver_average,
 )
 from teamleduc.best_response import nash_conv
 from teamleduc.cli import main
 from teamleduc.errors import TeamLeducError
 from teamleduc.grade import grade
+from teamleduc.solver.cfr_baseline import solver_average
 from teamleduc.solver.sequence_form import solve_sequence_form
 
 
