@@ -77,11 +77,14 @@ def test_infosets(tmp_path, delay):
     )
     check_outcome(code, seconds, err, done)
     out = tmp_path / "out"
-    if out.exists():  # complete, byte for byte
-        assert {p.name: p.read_bytes() for p in out.iterdir()} == {
-            p.name: p.read_bytes() for p in expected.iterdir()
-        }
+    if out.exists():  # complete, byte for byte (sample-submission/ included)
+        assert files_of(out) == files_of(expected)
     no_hidden(tmp_path)
+
+
+def files_of(folder):
+    """{relative path: bytes} of every file below ``folder``."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
 @pytest.mark.parametrize("delay", [0.15, 0.6, 1.2])
