@@ -25,10 +25,10 @@ install: $(STAMP)
 ## the main job end to end on defaults: files, solve, validate, grade, gap
 run: install
 	$(TL) info --preset $(PRESET)
-	$(TL) infosets --preset $(PRESET) --out $(DATA)
-	$(TL) solve --preset $(PRESET) --time-limit $(TIME) --out $(OUT)/solution
+	$(TL) infosets --preset $(PRESET) --out $(DATA)/$(PRESET) --overwrite
+	$(TL) solve --preset $(PRESET) --time-limit $(TIME) --out $(OUT)/solution --overwrite
 	$(TL) validate $(OUT)/solution/submission --preset $(PRESET) --seats all
-	$(TL) grade $(OUT)/solution/submission --baselines all --preset $(PRESET) --out $(OUT)/grading
+	$(TL) grade $(OUT)/solution/submission --baselines all --preset $(PRESET) --out $(OUT)/grading --overwrite
 	$(TL) exploitability $(OUT)/solution/submission --preset $(PRESET)
 
 test: install
