@@ -24,6 +24,7 @@ PRESETS = [
     "tiny-team-3p",
     "tiny-team-leduc",
     "small-team-leduc",
+    "leduc-stack50",
 ]
 
 
