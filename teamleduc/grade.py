@@ -36,6 +36,7 @@ round robin; one bad submission never stops the run. :mod:`teamleduc.standings` 
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -324,7 +325,9 @@ def _prepare(task):
             if not (record.valid and worst_case and record.worst_case is None):
                 break
             try:
-                record = cache.store(replace(record, worst_case=_worst_cases(record, config, cache)))
+                record = cache.store(
+                    replace(record, worst_case=_worst_cases(record, config, cache))
+                )
                 worst_done = True
                 break
             except CorruptEntry:
@@ -413,15 +416,13 @@ class _Workers:
                         self._stop(conn, process)
                     else:
                         idle.append((conn, process, done + 1))
-        except BaseException:
-            for conn, (process, _task, _done) in list(self.busy.items()):
+        except BaseException:  # Ctrl-C or an error: end every worker now, then re-raise
+            everyone = [(c, p) for c, (p, _t, _d) in self.busy.items()] + [
+                (c, p) for c, p, _d in idle
+            ]
+            for _conn, process in everyone:
                 process.kill()
-            for conn, process, _done in idle:
-                process.kill()
-            for conn, (process, _task, _done) in list(self.busy.items()):
-                process.join()
-                conn.close()
-            for conn, process, _done in idle:
+            for conn, process in everyone:
                 process.join()
                 conn.close()
             self.busy.clear()
@@ -431,10 +432,8 @@ class _Workers:
 
     @staticmethod
     def _stop(conn, process) -> None:
-        try:
+        with contextlib.suppress(OSError):
             conn.send(None)
-        except OSError:
-            pass
         conn.close()
         process.join(timeout=5)
         if process.is_alive():
@@ -711,9 +710,7 @@ def _grade(specs, names_all, sources_all, config, jobs, progress, worst_case, ro
     def recompute(key: str) -> EntrantRecord:
         _index, record, _loaded, _worst = _prepare((0, spec_of[key], config, False, str(root), L))
         if not record.valid or record.key != key:
-            raise TeamLeducError(
-                f"{spec_of[key]} changed while it was being graded; grade again"
-            )
+            raise TeamLeducError(f"{spec_of[key]} changed while it was being graded; grade again")
         return record
 
     import numba
