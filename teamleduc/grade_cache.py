@@ -165,20 +165,19 @@ class GradeCache:
 
     # ---------------------------------------------------------------- writing
 
-    def _write(self, path: Path, data: bytes) -> None:
+    def _write(self, path: Path, data: bytes | np.ndarray) -> None:
+        """``data`` (bytes, or an array saved as ``.npy``) to ``path``, through a temporary."""
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         try:
             with open(tmp, "wb") as f:
-                f.write(data)
+                if isinstance(data, np.ndarray):
+                    np.save(f, np.ascontiguousarray(data, dtype=np.float64).ravel())
+                else:
+                    f.write(data)
             os.replace(tmp, path)
         except BaseException:
             _unlink(tmp)
             raise
-
-    def _write_array(self, path: Path, a: np.ndarray) -> None:
-        buf = io.BytesIO()
-        np.save(buf, np.ascontiguousarray(a, dtype=np.float64).ravel())
-        self._write(path, buf.getvalue())
 
     def remove_stale(self) -> None:
         """Delete temporary files left by processes that no longer run (a killed grading)."""
@@ -210,8 +209,8 @@ class GradeCache:
                 crc_a=_block_crcs(reach_a),
                 crc_b=_block_crcs(weights_b),
             )
-            self._write_array(self.path(record.key, "a"), reach_a)
-            self._write_array(self.path(record.key, "b"), weights_b)
+            self._write(self.path(record.key, "a"), reach_a)
+            self._write(self.path(record.key, "b"), weights_b)
         body = asdict(record) | {"format": CACHE_FORMAT, "version": __version__}
         body["preset"] = self.config.name
         text = json.dumps({"body": body, "sha256": _seal(body)}, sort_keys=True)

@@ -100,20 +100,56 @@ def match(x, y, config, as_json):
     help="also compute each entrant's exact worst case as team A and as team B "
     "(two exact team best responses per entrant)",
 )
+@click.option(
+    "--cache",
+    "cache_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="folder of the grading cache: each entrant's arrays, the pair values, resume points "
+    "(default: OUT.cache beside --out); grading again computes only what is new",
+)
+@click.option("--no-cache", is_flag=True, help="use a temporary cache, deleted at the end")
+@click.option(
+    "--memory",
+    default="2G",
+    show_default=True,
+    metavar="SIZE",
+    help="memory budget of the pair products, e.g. 512M, 4G (each loading process holds one "
+    "submission on top)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the leaderboard as JSON")
-def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case, as_json):
+def grade(
+    submissions,
+    config,
+    baselines,
+    out_dir,
+    jobs,
+    no_heatmap,
+    worst_case,
+    cache_dir,
+    no_cache,
+    memory,
+    as_json,
+):
     """Grade every pair of submissions in both seatings by exact expected team utility.
 
     Writes leaderboard.csv and leaderboard.md (rank, name, mean score, mean as team A, mean as
     team B, worst match, signals), matrix.csv (pairwise match scores), values.csv, invalid.csv,
     grade.json and the heatmap matrix.png into --out. Invalid submissions are listed with their
     first problem and left out; they never stop the run.
+
+    Each submission's arrays are computed once into the cache (keyed by content, preset and
+    version) and the pairs are computed block by block within --memory, so grading again after
+    late submissions, or after an interruption, computes only what is missing.
     """
     from ..errors import TeamLeducError
     from ..grade import grade as run
+    from ..grade import parse_memory
 
     if not submissions and baselines.strip().lower() in ("", "none"):
         raise TeamLeducError("nothing to grade: give submissions and/or --baselines")
+    if no_cache and cache_dir is not None:
+        raise TeamLeducError("give --cache DIR or --no-cache, not both")
     result = run(
         list(submissions),
         config,
@@ -123,6 +159,18 @@ def grade(submissions, config, baselines, out_dir, jobs, no_heatmap, worst_case,
         progress=True,
         heatmap=not no_heatmap,
         worst_case=worst_case,
+        cache=False if no_cache else cache_dir,
+        memory=parse_memory(memory),
+    )
+    work = result.work
+    click.echo(
+        f"computed {work['entrants_loaded']} submission(s)' arrays, "
+        f"{work['worst_cases_computed']} worst case(s), {work['pairs_computed']} pair(s) "
+        f"({work['pairs_cached']} from the cache"
+        + (f", resumed after {work['blocks_resumed']} block(s)" if work["blocks_resumed"] else "")
+        + ")"
+        + ("" if no_cache else f"; cache {work['cache']}"),
+        err=True,
     )
     if as_json:
         echo_json(result.to_dict())
