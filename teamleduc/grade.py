@@ -44,6 +44,7 @@ import re
 import signal
 import tempfile
 import time
+import zipfile
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -343,6 +344,26 @@ def _prepare(task):
         return index, EntrantRecord(key="", valid=False, message=message), loaded, worst_done
 
 
+def _load_estimate(spec) -> int:
+    """Bytes a worker is expected to hold while loading ``spec``: its arrays and working space,
+    and the submission at about 2.5 times its size on disk (CSV text to float64 arrays)."""
+    base = 192 << 20
+    try:
+        path = Path(os.fspath(spec)) if isinstance(spec, (str, os.PathLike)) else None
+        if path is None or not path.exists():
+            return base
+        if path.is_dir():
+            size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+        elif zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as z:
+                size = sum(i.file_size for i in z.infolist())
+        else:
+            size = path.stat().st_size
+    except (OSError, ValueError, zipfile.BadZipFile):
+        return base
+    return base + int(2.5 * size)
+
+
 def _is_baseline(spec: str) -> bool:
     from .baselines import is_baseline
 
@@ -372,12 +393,16 @@ def _worker_main(conn, parent_end) -> None:
 
 class _Workers:
     """A minimal process pool for the loading phase: one pipe per worker, so that ending it
-    (Ctrl-C in the parent) is a kill and a join, with no shared queue lock to wait for."""
+    (Ctrl-C in the parent) is a kill and a join, with no shared queue lock to wait for.
 
-    def __init__(self, jobs: int):
+    A task starts when a worker is free and its estimated memory fits beside the running ones
+    in ``budget`` (one task always runs), so that big submissions load one at a time."""
+
+    def __init__(self, jobs: int, budget: int):
         self.ctx = multiprocessing.get_context("fork")
         self.jobs = jobs
-        self.busy: dict = {}  # connection -> (process, task, tasks done)
+        self.budget = budget
+        self.busy: dict = {}  # connection -> (process, task, tasks done, estimate)
 
     def _spawn(self):
         parent_end, child_end = self.ctx.Pipe()
@@ -394,18 +419,28 @@ class _Workers:
         child_end.close()
         return parent_end, process
 
-    def run(self, tasks: list, on_result) -> None:
-        pending = list(reversed(tasks))
+    def _next(self, pending: list, estimates: list) -> int | None:
+        """Index in ``pending`` of the first task that fits now, or None."""
+        if len(self.busy) >= self.jobs:
+            return None
+        used = sum(v[3] for v in self.busy.values())
+        for k, task in enumerate(pending):
+            if not self.busy or used + estimates[task[0]] <= self.budget:
+                return k
+        return None
+
+    def run(self, tasks: list, on_result, estimates: list) -> None:
+        pending = list(tasks)
         idle: list = []
         try:
             while pending or self.busy:
-                while pending and len(self.busy) < self.jobs:
+                while pending and (k := self._next(pending, estimates)) is not None:
                     conn, process, done = idle.pop() if idle else (*self._spawn(), 0)
-                    task = pending.pop()
+                    task = pending.pop(k)
                     conn.send(task)
-                    self.busy[conn] = (process, task, done)
+                    self.busy[conn] = (process, task, done, estimates[task[0]])
                 for conn in multiprocessing.connection.wait(list(self.busy)):
-                    process, task, done = self.busy.pop(conn)
+                    process, task, done, _estimate = self.busy.pop(conn)
                     try:
                         result = conn.recv()
                     except (EOFError, OSError):
@@ -417,9 +452,7 @@ class _Workers:
                     else:
                         idle.append((conn, process, done + 1))
         except BaseException:  # Ctrl-C or an error: end every worker now, then re-raise
-            everyone = [(c, p) for c, (p, _t, _d) in self.busy.items()] + [
-                (c, p) for c, p, _d in idle
-            ]
+            everyone = [(c, v[0]) for c, v in self.busy.items()] + [(c, p) for c, p, _d in idle]
             for _conn, process in everyone:
                 process.kill()
             for conn, process in everyone:
@@ -690,7 +723,9 @@ def _grade(specs, names_all, sources_all, config, jobs, progress, worst_case, ro
         if jobs > 1 and n_all > 1 and "fork" in multiprocessing.get_all_start_methods():
             # fork: workers inherit the built tree and the compiled kernels
             _warm_kernels(worst_case)
-            _Workers(min(jobs, n_all)).run(tasks, collect)
+            budget_loads = max(256 << 20, budget - _resident_bytes())
+            estimates = [_load_estimate(s) for s in specs]
+            _Workers(min(jobs, n_all), budget_loads).run(tasks, collect, estimates)
         else:
             for t in tasks:
                 collect(_prepare(t))

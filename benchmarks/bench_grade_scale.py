@@ -1,0 +1,182 @@
+"""Grading a whole class (issue 21, item 9): time and peak memory against the number of entrants.
+
+For n = 10, 100 and 1,000 entrants on team-leduc (random-pure baselines plus a few 100-signal
+random mixtures written as CSV submissions), runs ``teamleduc grade --no-worst-case --jobs J``
+in a fresh process with a fresh cache and prints its wall time and the peak resident memory of
+its whole process tree (the main process and its loading workers, sampled every 50 ms; pages
+shared after the fork are counted in every process, so the sum is an upper bound). Then it
+grades again with 10 new entrants added: only their arrays and pairs are computed.
+
+Targets: peak <= 4 GiB at 1,000 entrants; the re-grade a small fraction of the full run.
+
+``TEAMLEDUC_BENCH_GRADE_SIZES`` chooses the sizes (default ``10,100,1000``), ``TEAMLEDUC_BENCH_DIR``
+the scratch folder (default: a temporary one). The cache takes about 36 MB per entrant
+(1,000 entrants: about 37 GB of disk); a size whose cache would not fit is skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+PRESET = "team-leduc"
+MIXTURE_SIGNALS = 100
+NEW_ENTRANTS = 10
+BYTES_PER_ENTRANT = 2 * 8 * 250_915 * 9  # T_A and W_B, float64
+
+
+def _tree_rss(root: int) -> tuple[int, int]:
+    """(sum, largest) resident bytes of ``root`` and its descendants."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    page = os.sysconf("SC_PAGE_SIZE")
+    total = largest = 0
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, ()))
+        try:
+            with open(f"/proc/{pid}/statm") as f:
+                rss = int(f.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+        total += rss
+        largest = max(largest, rss)
+    return total, largest
+
+
+def _run(cmd: list[str]) -> tuple[float, int, int, str]:
+    """Run ``cmd``; (seconds, peak tree RSS, peak single-process RSS, stderr)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    peak = [0, 0]
+
+    def sample() -> None:
+        while proc.poll() is None:
+            total, largest = _tree_rss(proc.pid)
+            peak[0], peak[1] = max(peak[0], total), max(peak[1], largest)
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    err = proc.stderr.read()
+    proc.wait()
+    sampler.join()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:4])} ... failed ({proc.returncode}): {err[-2000:]}")
+    return time.perf_counter() - t0, peak[0], peak[1], err
+
+
+def _mixture(path: Path, seed: int) -> Path:
+    """A 100-signal submission: random pure strategies with random weights, as CSV files."""
+    from teamleduc.baselines import baseline_strategy
+    from teamleduc.config import get_config
+    from teamleduc.submission import Submission, write_submission
+    from teamleduc.tree import build_tree
+
+    config = get_config(PRESET)
+    tree = build_tree(config)
+    rng = np.random.default_rng(seed)
+    seeds = [10_000 * (seed + 1) + k for k in range(MIXTURE_SIGNALS)]
+    strategies = {
+        s: np.stack([baseline_strategy(f"random-pure:{k}", tree, s) for k in seeds])
+        for s in range(config.num_seats)
+    }
+    sub = Submission(
+        np.arange(MIXTURE_SIGNALS),
+        rng.dirichlet(np.ones(MIXTURE_SIGNALS)),
+        tuple(strategies),
+        strategies,
+    )
+    return write_submission(sub, path)
+
+
+def _gib(x: int) -> str:
+    return f"{x / 2**30:5.2f} GiB"
+
+
+def _work(err: str) -> str:
+    m = re.search(r"computed .*?\)", err)
+    return m.group(0) if m else ""
+
+
+def main() -> None:
+    sizes = [
+        int(s) for s in os.environ.get("TEAMLEDUC_BENCH_GRADE_SIZES", "10,100,1000").split(",")
+    ]
+    jobs = os.cpu_count() or 1
+    exe = Path(sys.executable).with_name("teamleduc")
+    tl = [str(exe)] if exe.exists() else [sys.executable, "-m", "teamleduc"]
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = float("nan")
+    print(f"preset {PRESET}, --jobs {jobs}, --memory 2G; load average {load:.1f} on {jobs} CPU(s)")
+    scratch = os.environ.get("TEAMLEDUC_BENCH_DIR")
+    with tempfile.TemporaryDirectory(prefix="teamleduc-bench-grade-", dir=scratch) as tmp:
+        root = Path(tmp)
+        mixtures: list[Path] = []
+        for n in sizes:
+            n_mix = 1 if n < 100 else 2 if n < 1000 else 3
+            need = (n + NEW_ENTRANTS) * BYTES_PER_ENTRANT * 1.1
+            free = shutil.disk_usage(root).free
+            if free < need + 3 * MIXTURE_SIGNALS * 7e6:
+                print(
+                    f"  n = {n}: skipped, its cache needs {need / 1e9:.0f} GB, {free / 1e9:.0f} GB free"
+                )
+                continue
+            t0 = time.perf_counter()
+            while len(mixtures) < n_mix:
+                mixtures.append(_mixture(root / f"mixture{len(mixtures)}", len(mixtures)))
+            if time.perf_counter() - t0 > 1:
+                print(
+                    f"  (wrote {len(mixtures)} {MIXTURE_SIGNALS}-signal submission(s) in {time.perf_counter() - t0:.0f} s)"
+                )
+            pure = ",".join(f"random-pure:{k}" for k in range(n - n_mix))
+            out, cache = root / f"grading-{n}", root / f"cache-{n}"
+            base = tl + [
+                "grade",
+                *map(str, mixtures[:n_mix]),
+                "--preset",
+                PRESET,
+                "--no-worst-case",
+            ]
+            base += ["--jobs", str(jobs), "--memory", "2G", "--no-heatmap", "--cache", str(cache)]
+            seconds, peak, largest, err = _run(base + ["--baselines", pure, "--out", str(out)])
+            print(
+                f"  n = {n:>5} ({n_mix} x {MIXTURE_SIGNALS} signals): {seconds:7.1f} s, peak "
+                f"{_gib(peak)} (process tree), {_gib(largest)} (largest process); cache "
+                f"{sum(f.stat().st_size for f in cache.rglob('*') if f.is_file()) / 1e9:.1f} GB",
+                flush=True,
+            )
+            late = ",".join(f"random-pure:{k}" for k in range(10**6, 10**6 + NEW_ENTRANTS))
+            again, peak2, _, err2 = _run(
+                base + ["--baselines", f"{pure},{late}", "--out", str(out) + "-late"]
+            )
+            print(
+                f"    + {NEW_ENTRANTS} new entrants, same cache: {again:7.1f} s "
+                f"({again / seconds:.0%} of the full run), peak {_gib(peak2)}; {_work(err2)}",
+                flush=True,
+            )
+            shutil.rmtree(cache, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
