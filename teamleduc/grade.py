@@ -66,6 +66,7 @@ from .tree import build_tree
 __all__ = [
     "DEFAULT_MEMORY",
     "GradeResult",
+    "default_cache",
     "InvalidEntry",
     "Standing",
     "grade",
@@ -681,7 +682,7 @@ def grade(
     sources_all = [e[2] for e in entries]
 
     if cache is None and out is not None:
-        cache = Path(os.fspath(out)).with_name(Path(os.fspath(out)).name + ".cache")
+        cache = default_cache(out)
     with tempfile.TemporaryDirectory(prefix="teamleduc-grade-") as scratch:
         root = Path(scratch) if cache in (None, False) else Path(os.fspath(cache))
         result = _grade(
@@ -693,10 +694,23 @@ def grade(
     return result
 
 
+def default_cache(out: str | os.PathLike[str]) -> Path:
+    """The cache folder of a grading written to ``out``: ``OUT.cache`` beside it (not inside:
+    the output folder is replaced as a whole by every run)."""
+    path = Path(os.fspath(out)).resolve()
+    return path.parent / f"{path.name or 'grading'}.cache"
+
+
 def _grade(specs, names_all, sources_all, config, jobs, progress, worst_case, root, budget):
     tree = build_tree(config)
     L = len(tree.terminals) * config.num_ranks ** len(team_seats(config)[0])
-    store = GradeCache(root, config)
+    try:
+        store = GradeCache(root, config)
+    except OSError as e:
+        raise TeamLeducError(
+            f"cannot use {root} as the grading cache ({e.strerror or e}); "
+            "choose another folder with --cache DIR, or --no-cache"
+        ) from None
     store.remove_stale()
     n_all = len(specs)
     records: list = [None] * n_all

@@ -218,6 +218,20 @@ def test_interrupted_products_resume_from_their_last_point(subs, reference, monk
     assert list((cache / "progress").glob("*.npz")) == []
 
 
+def test_the_cache_folder_defaults_beside_out_and_must_be_usable(subs, tmp_path, monkeypatch):
+    assert grading.default_cache(tmp_path / "grading") == tmp_path / "grading.cache"
+    monkeypatch.chdir(tmp_path / "..")
+    here = Path.cwd()
+    assert grading.default_cache(".") == here.parent / f"{here.name}.cache"
+    r = grade(subs[:2], PRESET, worst_case=False, out=tmp_path / "g", heatmap=False)
+    assert (
+        Path(r.work["cache"]) == tmp_path / "g.cache" and (tmp_path / "g.cache" / "pairs").is_dir()
+    )
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(grading.TeamLeducError, match="cannot use .*file as the grading cache"):
+        grade(subs[:2], PRESET, worst_case=False, cache=tmp_path / "file")
+
+
 # --------------------------------------------------------------------------- keys
 
 
