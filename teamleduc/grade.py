@@ -25,8 +25,8 @@ Fixed order: every value is ``sum over blocks of 4,096 terms, in block order, of
 products summed in index order, each product rounded then added)``, exactly the order of
 :func:`teamleduc.evaluate.evaluate_reach`. The kernel vectorises across pairs, never within a
 sum, so a grade matrix entry equals ``evaluate``'s value bit for bit whatever ``jobs``, the
-memory budget or the number of threads (no BLAS call: its summation order is its own; the
-kernel runs at about half of one core's BLAS speed).
+memory budget or the number of threads (no BLAS call: its summation order is its own and it
+fuses multiply-adds; the kernel runs at about a third of one thread's BLAS speed).
 
 Invalid submissions (anything :func:`teamleduc.files.reading.load_submission` refuses, which is
 what ``teamleduc validate`` reports) are listed with their first problem and left out of the
