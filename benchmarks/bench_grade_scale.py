@@ -12,6 +12,10 @@ Targets: peak <= 4 GiB at 1,000 entrants; the re-grade a small fraction of the f
 ``TEAMLEDUC_BENCH_GRADE_SIZES`` chooses the sizes (default ``10,100,1000``), ``TEAMLEDUC_BENCH_DIR``
 the scratch folder (default: a temporary one). The cache takes about 36 MB per entrant
 (1,000 entrants: about 37 GB of disk); a size whose cache would not fit is skipped.
+
+``TEAMLEDUC_BENCH_GRADE_PRODUCTS=N`` also times the pair products alone for N entrants whose
+cache entries share one array file (hard links: 36 MB of disk, so the disk reads are not
+measured, the page cache serves them), with the peak memory of that process.
 """
 
 from __future__ import annotations
@@ -139,9 +143,67 @@ def _kernel_speed(threads: int) -> tuple[float, float]:
     return kernel, a.size * 1000 / (time.perf_counter() - t0) / 1e9
 
 
+_PRODUCTS = """
+import hashlib, os, sys, time
+from dataclasses import replace
+from pathlib import Path
+import teamleduc.grade as g
+from teamleduc.config import get_config
+from teamleduc.grade_cache import GradeCache
+n, root = int(sys.argv[1]), Path(sys.argv[2])
+config = get_config("team-leduc")
+L = 250_915 * 9
+_, first, _, _ = g._prepare((0, "random-pure:0", config, False, str(root), L))
+store = GradeCache(root, config)
+records = {first.key: first}
+for k in range(1, n):
+    key = hashlib.sha256(f"synthetic {k}".encode()).hexdigest()
+    for which in ("a", "b"):
+        os.link(store.path(first.key, which), store.path(key, which))
+    records[key] = store.store(replace(first, key=key))
+keys = list(records)
+work = dict(entrants_loaded=0, pairs_computed=0, pairs_cached=0, blocks_resumed=0)
+import numba
+numba.set_num_threads(os.cpu_count() or 1)
+t0 = time.perf_counter()
+budget = max(64 << 20, g.DEFAULT_MEMORY - g._resident_bytes())
+values = g._pair_matrix(store, keys, records, L, budget, None, False, work)
+assert (values == values[0, 0]).all()
+print(time.perf_counter() - t0, work["pairs_computed"])
+"""
+
+
+def _products_only(n: int, root: Path) -> None:
+    """The pair products of ``n`` entrants sharing one array file (see the docstring)."""
+    cache = root / f"products-{n}"
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _PRODUCTS, str(n), str(cache)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, _tree_rss(proc.pid)[0])
+        time.sleep(0.05)
+    out, err = proc.communicate()
+    shutil.rmtree(cache, ignore_errors=True)
+    if proc.returncode != 0:
+        raise RuntimeError(err[-2000:])
+    seconds, pairs = out.split()
+    print(
+        f"  pair products alone, {n} entrants ({int(pairs):,} pairs, arrays hard-linked): "
+        f"{float(seconds):.0f} s, peak {_gib(peak)} ({time.perf_counter() - t0:.0f} s with set-up)",
+        flush=True,
+    )
+
+
 def main() -> None:
     sizes = [
-        int(s) for s in os.environ.get("TEAMLEDUC_BENCH_GRADE_SIZES", "10,100,1000").split(",")
+        int(s)
+        for s in os.environ.get("TEAMLEDUC_BENCH_GRADE_SIZES", "10,100,1000").split(",")
+        if s.strip()
     ]
     jobs = os.cpu_count() or 1
     exe = Path(sys.executable).with_name("teamleduc")
@@ -205,6 +267,9 @@ def main() -> None:
                 flush=True,
             )
             shutil.rmtree(cache, ignore_errors=True)
+        products = os.environ.get("TEAMLEDUC_BENCH_GRADE_PRODUCTS")
+        if products:
+            _products_only(int(products), root)
 
 
 if __name__ == "__main__":
