@@ -2,92 +2,217 @@
 
 For n entrants the grader computes each entrant's correlated reach as team A, ``T_A^X``, and its
 team-B weights ``W_B^Y = sum_xB C T_B^Y`` once (one tree pass per seat and signal, see
-:mod:`teamleduc.evaluate`), then every team-A value at once:
+:mod:`teamleduc.evaluate`), then every team-A value:
 
     V[X, Y] = <T_A^X, W_B^Y>            (X as team A against Y as team B)
 
-an n x n matrix of dot products, so a tournament costs n loads plus one small matrix product.
-With ``worst_case`` on, each entrant's exact worst case as team A and as team B (two exact team
-best responses) is computed while it is loaded. :mod:`teamleduc.standings` ranks the result
-(match scores, leaderboard columns); :mod:`teamleduc.leaderboard` writes its files.
+an n x n matrix of dot products, so a tournament costs n loads plus one matrix product.
+
+It scales to a whole class in bounded memory (:mod:`teamleduc.grade_cache`):
+
+* loading runs in ``jobs`` worker processes, each writing its entrant's two arrays (about 36 MB
+  on team-leduc) to the on-disk cache and returning only a small record; with ``worst_case``
+  on, the entrant's exact worst cases as team A and as team B (two exact team best responses)
+  are computed there too and kept in the record;
+* the pair products stream the cached arrays block by block, as many rows and columns at once as
+  ``memory`` allows, through a compiled kernel that sums every pair in one fixed order (below);
+* the cache is keyed by content, preset and toolkit version, and keeps the pair values: grading
+  again computes only the arrays of new or changed submissions and their pairs; an interrupted
+  grading resumes (loaded entrants are kept, and the products save a resume point every
+  :data:`SAVE_EVERY` seconds).
+
+Fixed order: every value is ``sum over blocks of 4,096 terms, in block order, of (the block's
+products summed in index order, each product rounded then added)``, exactly the order of
+:func:`teamleduc.evaluate.evaluate_reach`. The kernel vectorises across pairs, never within a
+sum, so a grade matrix entry equals ``evaluate``'s value bit for bit whatever ``jobs``, the
+memory budget or the number of threads (no BLAS call: its summation order is its own and it
+fuses multiply-adds; the kernel runs at about a third of one thread's BLAS speed).
 
 Invalid submissions (anything :func:`teamleduc.files.reading.load_submission` refuses, which is
 what ``teamleduc validate`` reports) are listed with their first problem and left out of the
-round robin; one bad submission never stops the run. Output is deterministic: the same inputs
-give byte-identical files whatever ``jobs`` is, because every sum runs in a fixed order (the
-blocked dot product of :func:`teamleduc.evaluate.evaluate_reach`, used here pair by pair).
+round robin; one bad submission never stops the run. :mod:`teamleduc.standings` ranks the result;
+:mod:`teamleduc.leaderboard` writes its files.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
+import re
+import signal
+import tempfile
 import time
+import zipfile
 from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
 
+from .baselines import parse_baseline, solver_average
 from .config import GameConfig, get_config
 from .entrants import Entrant, NamedPath, entrant_name, load_entrant
 from .errors import TeamLeducError
 from .evaluate import BLOCK, team_b_weights, team_seats
+from .grade_cache import BLOCK as CACHE_BLOCK
+from .grade_cache import CorruptEntry, EntrantRecord, GradeCache, entrant_key
 from .leaderboard import write_outputs
 from .reach import coalition_weights, kernel_array, team_reach
 from .standings import GradeResult, InvalidEntry, Standing, rank_standings
 from .tree import build_tree
 
-__all__ = ["GradeResult", "InvalidEntry", "Standing", "grade", "pair_values", "write_outputs"]
+__all__ = [
+    "DEFAULT_MEMORY",
+    "GradeResult",
+    "default_cache",
+    "InvalidEntry",
+    "Standing",
+    "grade",
+    "pair_values",
+    "parse_memory",
+    "write_outputs",
+]
 
+assert CACHE_BLOCK == BLOCK  # the cache's CRC blocks are the sums' blocks
+
+#: default memory budget of a grading (the main process; each loading worker holds one entrant)
+DEFAULT_MEMORY = 2 << 30
+#: seconds between two resume points of the pair products
+SAVE_EVERY = 20.0
+#: blocks read at once at most (more does not go faster)
+MAX_CHUNK_BLOCKS = 16
+#: products per kernel call at most, so that Ctrl-C is seen within a fraction of a second
+MAX_TERMS_PER_CALL = 1 << 29
+#: a loading worker is replaced after this many entrants (returns its memory)
+TASKS_PER_WORKER = 16
 
 # --------------------------------------------------------------------------- kernel
 
+_ROWS = 4  # rows of A per register tile (the caller pads A to a multiple)
+_COLS = 32  # columns of B per tile, transposed so that the pairs vectorise
+_GROUP = 64  # rows of A per parallel work item
+
 
 @njit(cache=True, parallel=True)
-def _block_partials(TA, W, block):
-    # partial[b, i, j] = sum over l in block b of TA[i, l] * W[j, l], l ascending
-    n, L = TA.shape
-    nb = (L + block - 1) // block
-    out = np.zeros((nb, n, n))
-    for b in prange(nb):
-        lo = b * block
-        hi = min(L, lo + block)
-        for i in range(n):
-            for j in range(n):
-                s = 0.0
-                for l in range(lo, hi):
-                    s += TA[i, l] * W[j, l]
-                out[b, i, j] = s
-    return out
+def _block_products(A, B, lo, hi, total):
+    # total[i, j] += sum_{l = lo}^{hi - 1} A[i, l] * B[j, l], l ascending, each product rounded
+    # then added (one block of evaluate's _dot). Parallel and vectorised across pairs only.
+    nR = A.shape[0]
+    nC = B.shape[0]
+    m = hi - lo
+    ntiles = (nC + _COLS - 1) // _COLS
+    ngroups = (nR + _GROUP - 1) // _GROUP
+    for w in prange(ntiles * ngroups):
+        tile = w // ngroups
+        group = w - tile * ngroups
+        j0 = tile * _COLS
+        jn = min(_COLS, nC - j0)
+        bt = np.zeros((m, _COLS))
+        for jj in range(jn):
+            for l in range(m):
+                bt[l, jj] = B[j0 + jj, lo + l]
+        acc = np.empty((_ROWS, _COLS))
+        for i0 in range(group * _GROUP, min(nR, group * _GROUP + _GROUP), _ROWS):
+            acc[:, :] = 0.0
+            for l in range(m):
+                a0 = A[i0, lo + l]
+                a1 = A[i0 + 1, lo + l]
+                a2 = A[i0 + 2, lo + l]
+                a3 = A[i0 + 3, lo + l]
+                for jj in range(_COLS):
+                    b = bt[l, jj]
+                    acc[0, jj] += a0 * b
+                    acc[1, jj] += a1 * b
+                    acc[2, jj] += a2 * b
+                    acc[3, jj] += a3 * b
+            for ii in range(_ROWS):
+                for jj in range(jn):
+                    total[i0 + ii, j0 + jj] += acc[ii, jj]
 
 
-@njit(cache=True)
-def _sum_blocks(partials):
-    nb, n, _ = partials.shape
-    out = np.zeros((n, n))
-    for i in range(n):
-        for j in range(n):
-            s = 0.0
-            for b in range(nb):
-                s += partials[b, i, j]
-            out[i, j] = s
-    return out
+def _padded_rows(n: int) -> int:
+    return -(-n // _ROWS) * _ROWS
+
+
+def _add_block(A: np.ndarray, B: np.ndarray, lo: int, hi: int, total: np.ndarray) -> None:
+    """``total += A[:, lo:hi] . B[:, lo:hi]^T`` in the fixed order, a few rows per kernel call
+    (each call is short, so that Ctrl-C is not delayed)."""
+    step = max(_ROWS, (MAX_TERMS_PER_CALL // max(1, B.shape[0] * (hi - lo))) // _ROWS * _ROWS)
+    for r0 in range(0, A.shape[0], step):
+        _block_products(A[r0 : r0 + step], B, lo, hi, total[r0 : r0 + step])
 
 
 def pair_values(reach_a: np.ndarray, weights_b: np.ndarray) -> np.ndarray:
-    """(n, n) ``V[i, j] = <reach_a[i], weights_b[j]>`` for stacked (n, L) arrays.
+    """(n, m) ``V[i, j] = <reach_a[i], weights_b[j]>`` for stacked (n, L) and (m, L) arrays.
 
     Summed block by block in a fixed order, bit-identical to
     :func:`teamleduc.evaluate.evaluate_reach` on the same pair, whatever the number of threads.
     """
     ta = kernel_array(reach_a)
     w = kernel_array(weights_b)
-    if ta.shape != w.shape or ta.ndim != 2:
-        raise ValueError(f"shapes {ta.shape} and {w.shape} must be equal (n, L)")
-    if ta.shape[0] == 0:
-        return np.zeros((0, 0))
-    return _sum_blocks(_block_partials(ta, w, BLOCK))
+    if ta.ndim != 2 or w.ndim != 2 or ta.shape[1] != w.shape[1]:
+        raise ValueError(f"shapes {ta.shape} and {w.shape} must be (n, L) and (m, L)")
+    n, L = ta.shape
+    padded = np.zeros((_padded_rows(n), L))
+    padded[:n] = ta
+    total = np.zeros((padded.shape[0], w.shape[0]))
+    for lo in range(0, L, BLOCK):
+        _add_block(padded, w, lo, min(L, lo + BLOCK), total)
+    return total[:n] + 0.0
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def parse_memory(text: str | int | None) -> int:
+    """Bytes of a memory budget: an integer, or a number with K, M, G or T (powers of 1024;
+    ``2G``, ``512MiB``, ``1.5g``). None gives :data:`DEFAULT_MEMORY`."""
+    if text is None:
+        return DEFAULT_MEMORY
+    if isinstance(text, int):
+        value = text
+    else:
+        m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*([kmgt]?)(?:i?b)?\s*", str(text), re.I)
+        if not m:
+            raise TeamLeducError(
+                f"memory budget {text!r}: give bytes or a number with K, M, G or T, e.g. 2G"
+            )
+        power = {"": 0, "k": 1, "m": 2, "g": 3, "t": 4}[m.group(2).lower()]
+        value = int(float(m.group(1)) * 1024**power)
+    if value < 64 << 20:
+        raise TeamLeducError(f"memory budget {text!r}: at least 64M")
+    return value
+
+
+def _resident_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 512 << 20
+
+
+def _tile_plan(rows: int, cols: int, budget: int) -> tuple[int, int, int]:
+    """``(rows per tile, columns per tile, blocks per read)`` whose buffers fit ``budget``
+    bytes: the rows of A and columns of B of one read, and the tile's partial sums."""
+
+    def need(r: int, c: int, blocks: int) -> int:
+        r = _padded_rows(r)
+        return (r + c) * blocks * BLOCK * 8 + r * c * 8 + (r + c) * 256
+
+    r, c = rows, cols
+    while need(r, c, 1) > budget and (r > _ROWS or c > _COLS):
+        if r >= c and r > _ROWS:
+            r = -(-r // 2)
+        else:
+            c = -(-c // 2)
+    blocks = 1
+    while blocks < MAX_CHUNK_BLOCKS and need(r, c, blocks * 2) <= budget:
+        blocks *= 2
+    return r, c, blocks
 
 
 # --------------------------------------------------------------------------- loading
@@ -109,8 +234,10 @@ def _describe(spec) -> tuple:
 
     if isinstance(spec, Entrant):
         return spec, spec.name, spec.source
-    if isinstance(spec, NamedPath):
-        return spec, spec.name, "baseline" if is_baseline(spec.path) else spec.path
+    if isinstance(spec, NamedPath):  # graded under its name; loaded and cached by its path
+        if is_baseline(spec.path):
+            return canonical_name(spec.path), spec.name, "baseline"
+        return spec.path, spec.name, spec.path
     if hasattr(spec, "strategies") and hasattr(spec, "probs"):
         return spec, "submission", "object"
     if isinstance(spec, str) and is_baseline(spec):
@@ -118,62 +245,260 @@ def _describe(spec) -> tuple:
     return str(spec), entrant_name(spec), str(spec)
 
 
-def _prepare(task):
-    """Load one entrant and compute its reach as team A and weights as team B (worker side).
+def _problem(e: BaseException) -> str:
+    findings = getattr(e, "findings", None)
+    message = str(findings[0]) if findings else str(e)
+    more = len(findings) - 1 if findings else 0
+    if more > 0:
+        message += f" (and {more} more problem{'s' * (more != 1)})"
+    return message
 
-    Returns ``(index, ok, message, reach_a, weights_b, signals, worst)``; never raises for a
-    bad submission. ``worst`` is ``(-BR_B(x), -BR_A(y))`` when ``worst_case`` is on."""
-    index, spec, config, worst_case = task
+
+def _compute(spec, config: GameConfig, key: str | None, cache: GradeCache) -> EntrantRecord:
+    """Load one entrant, compute its two arrays and store them; a refused submission gives an
+    invalid record (kept in the cache too: it depends on the content alone)."""
+    tree = build_tree(config)
+    A, B = team_seats(config)
     try:
-        tree = build_tree(config)
-        A, B = team_seats(config)
         entrant = load_entrant(spec, config)  # every team with files, checked below
-        sub = entrant.submission
-        missing = sorted(set(A + B) - set(sub.seats))
-        if missing:
-            return (
-                index,
-                False,
-                "plays seats "
-                + ",".join(str(s + 1) for s in sub.seats)
-                + " only; grading plays every submission in both seatings, which needs seats "
-                + ",".join(str(s + 1) for s in sorted(A + B)),
-                None,
-                None,
-                0,
-                None,
-            )
-        ta = team_reach(tree, sub, A)
-        wb = team_b_weights(tree, team_reach(tree, sub, B))
-        worst = (np.nan, np.nan)
-        if worst_case:
-            from .belief import max_dp, team_beliefs
-
-            br_a = max_dp(tree, team_beliefs(tree, A), wb).value
-            br_b = max_dp(tree, team_beliefs(tree, B), coalition_weights(tree, B, [(A, ta)])).value
-            worst = (-br_b, -br_a)
-        return index, True, "", ta.ravel(), wb.ravel(), entrant.num_signals, worst
     except TeamLeducError as e:
-        findings = getattr(e, "findings", None)
-        message = str(findings[0]) if findings else str(e)
-        more = len(findings) - 1 if findings else 0
-        if more > 0:
-            message += f" (and {more} more problem{'s' * (more != 1)})"
-        return index, False, message, None, None, 0, None
+        record = EntrantRecord(key=key or "", valid=False, message=_problem(e))
+        return cache.store(record) if key else record
+    sub = entrant.submission
+    missing = sorted(set(A + B) - set(sub.seats))
+    if missing:
+        message = (
+            "plays seats "
+            + ",".join(str(s + 1) for s in sub.seats)
+            + " only; grading plays every submission in both seatings, which needs seats "
+            + ",".join(str(s + 1) for s in sorted(A + B))
+        )
+        record = EntrantRecord(key=key or "", valid=False, message=message)
+        return cache.store(record) if key else record
+    ta = team_reach(tree, sub, A).ravel()
+    wb = team_b_weights(tree, team_reach(tree, sub, B)).ravel()
+    if key is None:  # it existed when loaded, not when hashed
+        raise TeamLeducError(f"{spec} changed while it was being graded; grade again")
+    record = EntrantRecord(key=key, valid=True, signals=entrant.num_signals)
+    return cache.store(record, ta, wb)
+
+
+def _worst_cases(record: EntrantRecord, config: GameConfig, cache: GradeCache) -> tuple:
+    """``(-BR_B(x), -BR_A(y))``: what the entrant guarantees as team A and as team B."""
+    from .belief import max_dp, team_beliefs
+
+    tree = build_tree(config)
+    A, B = team_seats(config)
+    width = config.num_ranks ** len(A)
+    ta = cache.read_array(record, "a").reshape(-1, width)
+    wb = cache.read_array(record, "b").reshape(-1, width)
+    br_a = max_dp(tree, team_beliefs(tree, A), wb).value
+    br_b = max_dp(tree, team_beliefs(tree, B), coalition_weights(tree, B, [(A, ta)])).value
+    return (-br_b, -br_a)
+
+
+def _warm_kernels(worst_case: bool) -> None:
+    """Load the compiled kernels once in the parent, so that forked workers inherit them."""
+    from .baselines import baseline
+
+    config = get_config("tiny-team")
+    tree = build_tree(config)
+    A, B = team_seats(config)
+    sub = baseline("uniform", config)
+    ta = team_reach(tree, sub, A)
+    wb = team_b_weights(tree, team_reach(tree, sub, B))
+    if worst_case:
+        from .belief import max_dp, team_beliefs
+
+        max_dp(tree, team_beliefs(tree, A), wb)
+        max_dp(tree, team_beliefs(tree, B), coalition_weights(tree, B, [(A, ta)]))
+
+
+def _prepare(task):
+    """One entrant, from the cache when it is there (worker side).
+
+    Returns ``(index, record, loaded, worst_computed)``; never raises for a bad submission:
+    the record is then invalid and says why."""
+    index, spec, config, worst_case, cache_root, length = task
+    cache = GradeCache(cache_root, config)
+    loaded = worst_done = False
+    try:
+        key = entrant_key(spec, config, baseline=isinstance(spec, str) and _is_baseline(spec))
+        record = cache.record(key, length) if key else None
+        for _attempt in range(2):
+            if record is None:
+                record = _compute(spec, config, key, cache)
+                loaded = True
+            if not (record.valid and worst_case and record.worst_case is None):
+                break
+            try:
+                record = cache.store(
+                    replace(record, worst_case=_worst_cases(record, config, cache))
+                )
+                worst_done = True
+                break
+            except CorruptEntry:
+                record = None  # deleted: compute it again
+        return index, record, loaded, worst_done
+    except TeamLeducError as e:
+        return index, EntrantRecord(key="", valid=False, message=_problem(e)), loaded, worst_done
     except (OSError, ValueError, MemoryError) as e:
-        return index, False, f"{type(e).__name__}: {e}", None, None, 0, None
+        message = f"{type(e).__name__}: {e}"
+        return index, EntrantRecord(key="", valid=False, message=message), loaded, worst_done
     except Exception as e:  # a bug must not stop a class's grading: report it on that entry
-        return index, False, f"internal error: {type(e).__name__}: {e}", None, None, 0, None
+        message = f"internal error: {type(e).__name__}: {e}"
+        return index, EntrantRecord(key="", valid=False, message=message), loaded, worst_done
 
 
-def _progress(total: int, desc: str, enabled: bool):
+def _load_estimate(spec) -> int:
+    """Bytes a worker is expected to hold while loading ``spec``: its arrays and working space,
+    and the submission at about 2.5 times its size on disk (CSV text to float64 arrays)."""
+    base = 192 << 20
+    try:
+        path = Path(os.fspath(spec)) if isinstance(spec, (str, os.PathLike)) else None
+        if path is None or not path.exists():
+            return base
+        if path.is_dir():
+            size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+        elif zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as z:
+                size = sum(i.file_size for i in z.infolist())
+        else:
+            size = path.stat().st_size
+    except (OSError, ValueError, zipfile.BadZipFile):
+        return base
+    return base + int(2.5 * size)
+
+
+def _is_baseline(spec: str) -> bool:
+    from .baselines import is_baseline
+
+    return is_baseline(spec)
+
+
+# --------------------------------------------------------------------------- worker processes
+
+
+def _worker_main(conn, parent_end) -> None:
+    """A loading worker: ignores Ctrl-C (the parent ends it), runs tasks until told to stop or
+    until the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    parent_end.close()
+    try:
+        while True:
+            task = conn.recv()
+            if task is None:
+                break
+            conn.send(_prepare(task))
+    except BaseException:  # the parent went away or ended us: leave quietly
+        pass
+    finally:
+        os._exit(0)
+
+
+class _Workers:
+    """A minimal process pool for the loading phase: one pipe per worker, so that ending it
+    (Ctrl-C in the parent) is a kill and a join, with no shared queue lock to wait for.
+
+    A task starts when a worker is free and its estimated memory fits beside the running ones
+    in ``budget`` (one task always runs), so that big submissions load one at a time."""
+
+    def __init__(self, jobs: int, budget: int):
+        self.ctx = multiprocessing.get_context("fork")
+        self.jobs = jobs
+        self.budget = budget
+        self.busy: dict = {}  # connection -> (process, task, tasks done, estimate)
+
+    def _spawn(self):
+        parent_end, child_end = self.ctx.Pipe()
+        # SIGINT blocked across the fork: the child starts with it blocked, ignores it, then
+        # unblocks; the parent gets any Ctrl-C of that instant once unblocked
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            process = self.ctx.Process(
+                target=_worker_main, args=(child_end, parent_end), daemon=True
+            )
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        child_end.close()
+        return parent_end, process
+
+    def _next(self, pending: list, estimates: list) -> int | None:
+        """Index in ``pending`` of the first task that fits now, or None."""
+        if len(self.busy) >= self.jobs:
+            return None
+        used = sum(v[3] for v in self.busy.values())
+        for k, task in enumerate(pending):
+            if not self.busy or used + estimates[task[0]] <= self.budget:
+                return k
+        return None
+
+    def run(self, tasks: list, on_result, estimates: list) -> None:
+        pending = list(tasks)
+        idle: list = []
+        try:
+            while pending or self.busy:
+                while pending and (k := self._next(pending, estimates)) is not None:
+                    conn, process, done = idle.pop() if idle else (*self._spawn(), 0)
+                    task = pending.pop(k)
+                    conn.send(task)
+                    self.busy[conn] = (process, task, done, estimates[task[0]])
+                for conn in multiprocessing.connection.wait(list(self.busy)):
+                    process, task, done, _estimate = self.busy.pop(conn)
+                    try:
+                        result = conn.recv()
+                    except (EOFError, OSError):
+                        result = (task[0], _died(process), False, False)
+                        done = TASKS_PER_WORKER
+                    on_result(result)
+                    if done + 1 >= TASKS_PER_WORKER or not pending:
+                        self._stop(conn, process)
+                    else:
+                        idle.append((conn, process, done + 1))
+        except BaseException:  # Ctrl-C or an error: end every worker now, then re-raise
+            everyone = [(c, v[0]) for c, v in self.busy.items()] + [(c, p) for c, p, _d in idle]
+            for _conn, process in everyone:
+                process.kill()
+            for conn, process in everyone:
+                process.join()
+                conn.close()
+            self.busy.clear()
+            raise
+        for conn, process, _done in idle:
+            self._stop(conn, process)
+
+    @staticmethod
+    def _stop(conn, process) -> None:
+        with contextlib.suppress(OSError):
+            conn.send(None)
+        conn.close()
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join()
+
+
+def _died(process) -> EntrantRecord:
+    process.join(timeout=1)
+    code = process.exitcode
+    how = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+    return EntrantRecord(
+        key="",
+        valid=False,
+        message=f"internal error: the loading process ended ({how}); out of memory?",
+    )
+
+
+def _progress(total: int, desc: str, enabled: bool, unit: str = "sub"):
     from tqdm import tqdm
 
     # disable=None: shown on a terminal only, so redirected output stays clean
     return tqdm(
         total=total,
         desc=desc,
-        unit="sub",
+        unit=unit,
         disable=None if enabled else True,
         leave=False,
         dynamic_ncols=True,
@@ -184,6 +509,119 @@ def _resolve_jobs(jobs: int | None) -> int:
     if jobs is None or jobs <= 0:
         return max(1, os.cpu_count() or 1)
     return int(jobs)
+
+
+# --------------------------------------------------------------------------- pair products
+
+
+def _complete_set(known: np.ndarray) -> list[int]:
+    """A large set of entrants whose pairs (self-play included) are all known: the entrants
+    with the most known pairs first, each kept if it completes the set."""
+    n = known.shape[0]
+    both = known & known.T
+    order = sorted(range(n), key=lambda i: (-int(both[i].sum()), i))
+    chosen: list[int] = []
+    for i in order:
+        if both[i, i] and both[i, chosen].all():
+            chosen.append(i)
+    return sorted(chosen)
+
+
+class _Products:
+    """The pair products of one grading: cached arrays streamed through the kernel."""
+
+    def __init__(self, cache, records, length, budget, recompute, bar, work):
+        self.cache = cache
+        self.records = records  # key -> EntrantRecord (replaced when recomputed)
+        self.length = length
+        self.budget = budget
+        self.recompute = recompute
+        self.bar = bar
+        self.work = work
+
+    def _read(self, key: str, which: str, first: int, stop: int, out: np.ndarray) -> None:
+        for _attempt in range(3):
+            try:
+                self.cache.read_blocks(self.records[key], which, first, stop, out)
+                return
+            except CorruptEntry:
+                self.records[key] = self.recompute(key)
+                self.work["entrants_loaded"] += 1
+        raise TeamLeducError(f"the grading cache {self.cache.root} keeps failing its checks")
+
+    def rectangle(self, rows: list[str], cols: list[str]) -> np.ndarray:
+        """(len(rows), len(cols)) team-A values, tile by tile within the memory budget."""
+        out = np.empty((len(rows), len(cols)))
+        tr, tc, blocks = _tile_plan(len(rows), len(cols), self.budget)
+        for r0 in range(0, len(rows), tr):
+            for c0 in range(0, len(cols), tc):
+                rk, ck = rows[r0 : r0 + tr], cols[c0 : c0 + tc]
+                out[r0 : r0 + tr, c0 : c0 + tc] = self.tile(rk, ck, blocks)
+                self.cache.store_pairs(rk, ck, out[r0 : r0 + tr, c0 : c0 + tc])
+                self.cache.clear_progress(rk, ck, self.length)
+                self.work["pairs_computed"] += len(rk) * len(ck)
+        return out
+
+    def tile(self, rows: list[str], cols: list[str], blocks: int) -> np.ndarray:
+        L = self.length
+        nblocks = -(-L // BLOCK)
+        total = np.zeros((_padded_rows(len(rows)), len(cols)))
+        done = 0
+        resume = self.cache.load_progress(rows, cols, L)
+        if resume is not None:
+            done, partial = resume
+            total[: len(rows)] = partial
+            self.work["blocks_resumed"] += done
+            self.bar.update(done)
+        A = np.zeros((total.shape[0], blocks * BLOCK))
+        B = np.empty((len(cols), blocks * BLOCK))
+        saved = time.monotonic()
+        for b0 in range(done, nblocks, blocks):
+            b1 = min(nblocks, b0 + blocks)
+            for r, key in enumerate(rows):
+                self._read(key, "a", b0, b1, A[r])
+            for c, key in enumerate(cols):
+                self._read(key, "b", b0, b1, B[c])
+            base = b0 * BLOCK
+            for b in range(b0, b1):
+                lo = b * BLOCK - base
+                _add_block(A, B, lo, min(L, (b + 1) * BLOCK) - base, total)
+            done = b1
+            self.bar.update(b1 - b0)
+            # a resume point only here, where total holds exactly the blocks before `done`
+            if done < nblocks and time.monotonic() - saved >= SAVE_EVERY:
+                self.cache.save_progress(rows, cols, L, done, total[: len(rows)])
+                saved = time.monotonic()
+        return total[: len(rows)]
+
+
+def _pair_matrix(cache, keys, records, length, budget, recompute, progress, work) -> np.ndarray:
+    """(n, n) team-A values among the entrants ``keys`` (distinct), from the cache where known,
+    computed for the rest: the rows of the new entrants against everyone, and everyone else's
+    rows against the new entrants' columns."""
+    values, known = cache.known_pairs(keys)
+    base = _complete_set(known)
+    fresh = sorted(set(range(len(keys))) - set(base))
+    work["pairs_cached"] = len(base) ** 2
+    if not fresh:
+        return values
+    rects = [(fresh, list(range(len(keys))))]
+    if base:
+        rects.append((base, fresh))
+    nblocks = -(-length // BLOCK)
+    steps = 0
+    for rows, cols in rects:
+        tr, tc, _ = _tile_plan(len(rows), len(cols), budget)
+        steps += -(-len(rows) // tr) * -(-len(cols) // tc) * nblocks
+    bar = _progress(steps, "pairs", progress, unit="block")
+    try:
+        products = _Products(cache, records, length, budget, recompute, bar, work)
+        for rows, cols in rects:
+            block = products.rectangle([keys[i] for i in rows], [keys[j] for j in cols])
+            values[np.ix_(rows, cols)] = block
+    finally:
+        bar.close()
+    return values
 
 
 # --------------------------------------------------------------------------- API
@@ -200,6 +638,8 @@ def grade(
     heatmap: bool = True,
     worst_case: bool = True,
     overwrite: bool = False,
+    cache: str | os.PathLike[str] | bool | None = None,
+    memory: int | str | None = None,
 ) -> GradeResult:
     """Grade every pair of entrants in both seatings by exact expected team utility.
 
@@ -209,25 +649,33 @@ def grade(
         :class:`~teamleduc.entrants.NamedPath` for a path graded under a given name.
     config : GameConfig or preset name.
     baselines : baseline names added to the round robin (``"all"`` for all five).
-    jobs : processes that load submissions in parallel (0 or None: one per CPU; needs the
-        ``fork`` start method, else loading is sequential); the output does not depend on it.
+    jobs : processes that load submissions in parallel, and threads of the pair products (0 or
+        None: one per CPU; needs the ``fork`` start method, else loading is sequential); the
+        output does not depend on it.
     out : if given, the folder to write ``leaderboard.csv``, ``leaderboard.md``,
         ``matrix.csv``, ``values.csv``, ``matrix.png`` and ``grade.json`` into.
         The folder is written as one unit; an existing non-empty one is refused unless
         ``overwrite`` (:func:`teamleduc.leaderboard.write_outputs`).
-    progress : show a progress bar on the terminal (stderr).
+    progress : show progress bars on the terminal (stderr).
     worst_case : also compute each entrant's exact worst case as team A and as team B (two
         exact team best responses per entrant; about 1 s each on team-leduc).
+    cache : folder of the grading cache (:mod:`teamleduc.grade_cache`); None: ``<out>.cache``
+        beside ``out`` (a temporary folder when ``out`` is None); False: a temporary folder.
+    memory : budget of the main process in bytes, or text such as ``"2G"`` (default 2 GiB): the
+        pair products read as many arrays at once as fit.
 
     Returns
     -------
-    GradeResult; its ``standings`` are the leaderboard.
+    GradeResult; its ``standings`` are the leaderboard, its ``work`` counts what was computed
+    (``entrants_loaded``, ``worst_cases_computed``, ``pairs_computed``, ``pairs_cached``,
+    ``blocks_resumed``) and names the ``cache``.
     """
-    from .baselines import BASELINES, canonical_name, parse_baseline
+    from .baselines import BASELINES, canonical_name
 
     t0 = time.perf_counter()
     config = get_config(config)
     team_seats(config)
+    budget = parse_memory(memory)
     if isinstance(baselines, str):
         baselines = baselines.split(",")
     blist: list[str] = []
@@ -242,63 +690,106 @@ def grade(
     names_all = _unique_names([e[1] for e in entries])
     sources_all = [e[2] for e in entries]
 
+    if cache is None and out is not None:
+        cache = default_cache(out)
+    with tempfile.TemporaryDirectory(prefix="teamleduc-grade-") as scratch:
+        root = Path(scratch) if cache in (None, False) else Path(os.fspath(cache))
+        result = _grade(
+            specs, names_all, sources_all, config, jobs, progress, worst_case, root, budget
+        )
+    result = replace(result, seconds=time.perf_counter() - t0)
+    if out is not None:
+        write_outputs(result, out, heatmap=heatmap, overwrite=overwrite)
+    return result
+
+
+def default_cache(out: str | os.PathLike[str]) -> Path:
+    """The cache folder of a grading written to ``out``: ``OUT.cache`` beside it (not inside:
+    the output folder is replaced as a whole by every run)."""
+    path = Path(os.fspath(out)).resolve()
+    return path.parent / f"{path.name or 'grading'}.cache"
+
+
+def _grade(specs, names_all, sources_all, config, jobs, progress, worst_case, root, budget):
     tree = build_tree(config)
-    n_all = len(specs)
     L = len(tree.terminals) * config.num_ranks ** len(team_seats(config)[0])
-    results = [None] * n_all
+    try:
+        store = GradeCache(root, config)
+    except OSError as e:
+        raise TeamLeducError(
+            f"cannot use {root} as the grading cache ({e.strerror or e}); "
+            "choose another folder with --cache DIR, or --no-cache"
+        ) from None
+    store.remove_stale()
+    n_all = len(specs)
+    records: list = [None] * n_all
+    work = {
+        "entrants_loaded": 0,
+        "worst_cases_computed": 0,
+        "pairs_computed": 0,
+        "pairs_cached": 0,
+        "blocks_resumed": 0,
+        "cache": str(root),
+    }
     jobs = _resolve_jobs(jobs)
-    tasks = [(i, s, config, worst_case) for i, s in enumerate(specs)]
+    tasks = [(i, s, config, worst_case, str(root), L) for i, s in enumerate(specs)]
+
+    def collect(r) -> None:
+        index, record, loaded, worst_done = r
+        records[index] = record
+        work["entrants_loaded"] += int(loaded)
+        work["worst_cases_computed"] += int(worst_done)
+        bar.update(1)
+
     bar = _progress(n_all, "loading", progress)
     try:
         if jobs > 1 and n_all > 1 and "fork" in multiprocessing.get_all_start_methods():
             # fork: workers inherit the built tree and the compiled kernels
-            ctx = multiprocessing.get_context("fork")
-            _prepare(
-                (0, "uniform", get_config("tiny-team"), worst_case)
-            )  # load the kernels before forking
+            _warm_kernels(worst_case)
             # cfr:N baselines run the solver (parallel kernels): run it here, once, so the
             # workers inherit its cached result instead of starting threads after a fork
             for spec in specs:
                 if isinstance(spec, str) and spec.startswith("cfr:"):
-                    from .baselines import solver_average
-
                     # a preset it does not apply to: the worker reports the entry invalid
                     with contextlib.suppress(TeamLeducError):
                         solver_average(config, parse_baseline(spec)[1])
-            with ctx.Pool(processes=min(jobs, n_all), maxtasksperchild=8) as pool:
-                for r in pool.imap_unordered(_prepare, tasks):
-                    results[r[0]] = r
-                    bar.update(1)
+            budget_loads = max(256 << 20, budget - _resident_bytes())
+            estimates = [_load_estimate(s) for s in specs]
+            _Workers(min(jobs, n_all), budget_loads).run(tasks, collect, estimates)
         else:
             for t in tasks:
-                r = _prepare(t)
-                results[r[0]] = r
-                bar.update(1)
+                collect(_prepare(t))
     finally:
         bar.close()
 
-    valid = [i for i in range(n_all) if results[i][1]]
+    valid = [i for i in range(n_all) if records[i].valid]
     invalid = tuple(
-        InvalidEntry(names_all[i], sources_all[i], results[i][2])
+        InvalidEntry(names_all[i], sources_all[i], records[i].message)
         for i in range(n_all)
-        if not results[i][1]
+        if not records[i].valid
     )
-    signals = tuple(int(results[i][5]) for i in valid)
-    worst = [results[i][6] for i in valid]
-    ta = np.empty((len(valid), L))
-    wb = np.empty((len(valid), L))
-    for k, i in enumerate(valid):
-        ta[k] = results[i][3]
-        wb[k] = results[i][4]
-        results[i] = None  # free the worker's copies
+    keys = list(dict.fromkeys(records[i].key for i in valid))
+    by_key = {records[i].key: records[i] for i in valid}
+    spec_of = {records[i].key: specs[i] for i in valid}
+
+    def recompute(key: str) -> EntrantRecord:
+        _index, record, _loaded, _worst = _prepare((0, spec_of[key], config, False, str(root), L))
+        if not record.valid or record.key != key:
+            raise TeamLeducError(f"{spec_of[key]} changed while it was being graded; grade again")
+        return record
+
     import numba
 
     numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
-    values = pair_values(ta, wb) + 0.0
-    del ta, wb
+    budget = max(64 << 20, budget - _resident_bytes())
+    unique = _pair_matrix(store, keys, by_key, L, budget, recompute, progress, work)
+    at = [keys.index(records[i].key) for i in valid]
+    values = unique[np.ix_(at, at)] + 0.0
     names = tuple(names_all[i] for i in valid)
     sources = tuple(sources_all[i] for i in valid)
-    result = GradeResult(
+    signals = tuple(int(records[i].signals) for i in valid)
+    worst = [records[i].worst_case or (np.nan, np.nan) for i in valid]
+    return GradeResult(
         preset=config.name,
         names=names,
         sources=sources,
@@ -306,13 +797,10 @@ def grade(
         values=values,
         standings=rank_standings(names, sources, signals, values, worst),
         invalid=invalid,
-        seconds=time.perf_counter() - t0,
+        work=work,
     )
-    if out is not None:
-        write_outputs(result, out, heatmap=heatmap, overwrite=overwrite)
-    return result
 
 
 def _warmup() -> None:
-    """Compile the matrix kernels once."""
-    pair_values(np.ones((2, 5)), np.ones((2, 5)))
+    """Compile the matrix kernel once."""
+    pair_values(np.ones((2, 5)), np.ones((3, 5)))

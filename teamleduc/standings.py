@@ -97,6 +97,8 @@ class GradeResult:
         (the diagonal is self-play, not used in the leaderboard).
     standings : leaderboard rows, best first.
     invalid : submissions left out.
+    work : what the grading computed and what it took from its cache (see
+        :func:`teamleduc.grade.grade`); not part of the result's value.
     """
 
     preset: str
@@ -107,6 +109,7 @@ class GradeResult:
     standings: tuple[Standing, ...]
     invalid: tuple[InvalidEntry, ...]
     seconds: float = field(default=0.0, compare=False)
+    work: dict = field(default_factory=dict, compare=False)
 
     @property
     def scores(self) -> np.ndarray:

@@ -78,7 +78,9 @@ def test_aec_loop_agrees_with_evaluate(preset, a, b):
     assert abs(mean - exact) < 4 * se, (mean, se, exact)
 
 
-@pytest.mark.parametrize("preset,a,b", PAIRS + [("kuhn", "mix:4", "mix:5"), ("leduc-stack50", "aggressive", "mix:6")])
+@pytest.mark.parametrize(
+    "preset,a,b", PAIRS + [("kuhn", "mix:4", "mix:5"), ("leduc-stack50", "aggressive", "mix:6")]
+)
 def test_batch_simulator_agrees_with_evaluate(preset, a, b):
     sa, sb = resolve(preset, a), resolve(preset, b)
     exact = evaluate(sa, sb, preset).value

@@ -199,7 +199,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("teamleduc.evaluate",),
     ("teamleduc.dag",),
     ("teamleduc.belief", "teamleduc.best_response"),
-    ("teamleduc.grade", "teamleduc.standings", "teamleduc.leaderboard"),
+    ("teamleduc.grade", "teamleduc.grade_cache", "teamleduc.standings", "teamleduc.leaderboard"),
     ("teamleduc.solver",),
     ("teamleduc.studies",),
     ("teamleduc.envs",),

@@ -118,6 +118,23 @@ def match(x, y, config, as_json):
     "(two exact team best responses per entrant)",
 )
 @overwrite_option("replace --out if it exists and is not empty")
+@click.option(
+    "--cache",
+    "cache_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="folder of the grading cache: each entrant's arrays, the pair values, resume points "
+    "(default: OUT.cache beside --out); grading again computes only what is new",
+)
+@click.option("--no-cache", is_flag=True, help="use a temporary cache, deleted at the end")
+@click.option(
+    "--memory",
+    default="2G",
+    show_default=True,
+    metavar="SIZE",
+    help="memory budget of the pair products, e.g. 512M, 4G (each loading process holds one "
+    "submission on top)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the leaderboard as JSON")
 def grade(
     submissions,
@@ -129,6 +146,9 @@ def grade(
     no_heatmap,
     worst_case,
     overwrite,
+    cache_dir,
+    no_cache,
+    memory,
     as_json,
 ):
     """Grade every pair of submissions in both seatings by exact expected team utility.
@@ -142,11 +162,16 @@ def grade(
     a folder or .zip); --names adds a file of name,path rows. The leaderboard files show
     each name's path; a path given twice is warned about. --out appears
     complete or not at all; an existing non-empty one needs --overwrite.
+
+    Each submission's arrays are computed once into the cache (keyed by content, preset and
+    version) and the pairs are computed block by block within --memory, so grading again after
+    late submissions, or after an interruption, computes only what is missing.
     """
     from ..baselines import is_baseline
     from ..entrants import NamedPath, read_names_file, repeated_paths
     from ..errors import TeamLeducError
     from ..grade import grade as run
+    from ..grade import parse_memory
     from ..outputs import check_target
     from ..validate import class_entries, is_class_folder
 
@@ -159,6 +184,8 @@ def grade(
         entrants += read_names_file(names_file)
     if not entrants and baselines.strip().lower() in ("", "none"):
         raise TeamLeducError("nothing to grade: give submissions and/or --baselines")
+    if no_cache and cache_dir is not None:
+        raise TeamLeducError("give --cache DIR or --no-cache, not both")
     for path, names in repeated_paths(entrants):
         click.echo(
             f"warning: {path} is given {len(names)} times (as {', '.join(names)}); "
@@ -178,6 +205,18 @@ def grade(
         heatmap=not no_heatmap,
         worst_case=worst_case,
         overwrite=overwrite,
+        cache=False if no_cache else cache_dir,
+        memory=parse_memory(memory),
+    )
+    work = result.work
+    click.echo(
+        f"computed {work['entrants_loaded']} submission(s)' arrays, "
+        f"{work['worst_cases_computed']} worst case(s), {work['pairs_computed']} pair(s) "
+        f"({work['pairs_cached']} from the cache"
+        + (f", resumed after {work['blocks_resumed']} block(s)" if work["blocks_resumed"] else "")
+        + ")"
+        + ("" if no_cache else f"; cache {work['cache']}"),
+        err=True,
     )
     if as_json:
         echo_json(result.to_dict())

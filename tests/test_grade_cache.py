@@ -1,0 +1,371 @@
+"""Grading at scale: the fixed-order pair kernel, the on-disk cache (incremental, resumable,
+keyed by content, preset and version, distrusting corrupt files) and one Ctrl-C."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import teamleduc.grade as grading
+from teamleduc import grade_cache
+from teamleduc.config import get_config
+from teamleduc.evaluate import BLOCK, _dot, evaluate
+from teamleduc.grade import grade, pair_values, parse_memory
+from teamleduc.grade_cache import GradeCache, entrant_key
+from teamleduc.submission import write_submission
+
+from .test_evaluate import random_submission
+
+PRESET = "small-team-leduc"  # 10,323 terms per pair: three blocks, the last one partial
+
+
+@pytest.fixture(scope="module")
+def subs(tmp_path_factory):
+    """Five random submissions as folders (1 to 3 signals)."""
+    root = tmp_path_factory.mktemp("subs")
+    config = get_config(PRESET)
+    paths = []
+    for k in range(5):
+        write_submission(random_submission(config, 1 + k % 3, 500 + k), root / f"s{k}")
+        paths.append(root / f"s{k}")
+    return paths
+
+
+@pytest.fixture(scope="module")
+def reference(subs):
+    """``evaluate``'s value for every ordered pair of the submissions and two baselines."""
+    specs = subs + ["cautious", "random-pure:2"]
+    return {
+        (i, j): evaluate(x, y, PRESET).value
+        for i, x in enumerate(specs)
+        for j, y in enumerate(specs)
+        if i != j
+    }
+
+
+def count_loads(monkeypatch) -> list:
+    """Record every entrant the grader loads (in-process grading, jobs=1)."""
+    loads = []
+    real = grading.load_entrant
+
+    def counting(spec, config, seats=None):
+        loads.append(str(spec))
+        return real(spec, config, seats)
+
+    monkeypatch.setattr(grading, "load_entrant", counting)
+    return loads
+
+
+def small_tiles(monkeypatch, rows=3, cols=2, blocks=1):
+    """Tiles of a few rows and columns and one block per read, as a tight budget would give."""
+    monkeypatch.setattr(grading, "_tile_plan", lambda r, c, budget: (rows, cols, blocks))
+
+
+def same_standings(a, b) -> bool:
+    """Equal leaderboards, field by field (repr: exact floats, and nan equals nan)."""
+    return [repr(s) for s in a.standings] == [repr(s) for s in b.standings]
+
+
+def assert_equals_reference(result, reference, count):
+    assert len(result.names) == count
+    for i in range(count):
+        for j in range(count):
+            if i != j:
+                assert result.values[i, j] == reference[(i, j)]  # bit for bit
+
+
+# --------------------------------------------------------------------------- the kernel
+
+
+def test_pair_values_equal_the_fixed_order_dot_bit_for_bit():
+    rng = np.random.default_rng(7)
+    L = 3 * BLOCK + 123
+    a = rng.standard_normal((37, L)) * rng.random((37, 1)) ** 8  # widely varying magnitudes
+    b = rng.standard_normal((70, L))
+    b[5] = 0.0
+    V = pair_values(a, b)
+    assert V.shape == (37, 70)
+    for i in range(37):
+        for j in range(70):
+            assert V[i, j] == _dot(a[i], b[j], BLOCK)
+    # not what a BLAS product gives in general: the order is the kernel's own
+    assert np.allclose(V, a @ b.T, rtol=1e-12, atol=1e-9)
+
+
+def test_tile_plan_fits_the_budget():
+    for rows, cols, budget in [
+        (1010, 1010, 1 << 30),
+        (10, 1010, 256 << 20),
+        (5000, 5000, 64 << 20),
+    ]:
+        r, c, blocks = grading._tile_plan(rows, cols, budget)
+        used = (grading._padded_rows(r) + c) * blocks * BLOCK * 8 + grading._padded_rows(r) * c * 8
+        assert used <= budget and 1 <= blocks <= grading.MAX_CHUNK_BLOCKS
+    assert grading._tile_plan(1010, 1010, 1 << 30)[:2] == (1010, 1010)  # one tile
+    assert parse_memory("2G") == 2 << 30 and parse_memory("512MiB") == 512 << 20
+    assert parse_memory(None) == grading.DEFAULT_MEMORY
+    for bad in ("lots", "1M", "-3G"):
+        with pytest.raises(grading.TeamLeducError):
+            parse_memory(bad)
+
+
+# --------------------------------------------------------------------------- same values
+
+
+def test_cached_blocked_grading_equals_evaluate(subs, reference, monkeypatch, tmp_path):
+    specs = dict(baselines="cautious,random-pure:2", worst_case=False)
+    plain = grade(subs, PRESET, **specs, cache=tmp_path / "one")
+    assert_equals_reference(plain, reference, 7)
+    small_tiles(monkeypatch)
+    tiled = grade(subs, PRESET, **specs, cache=tmp_path / "two", jobs=2)
+    again = grade(subs, PRESET, **specs, cache=tmp_path / "two")  # every value from the cache
+    assert again.work["pairs_computed"] == 0 and again.work["entrants_loaded"] == 0
+    for r in (tiled, again):
+        assert r.values.tobytes() == plain.values.tobytes()
+        assert same_standings(r, plain)
+    assert tiled.work["pairs_computed"] == 49
+
+
+def test_regrade_with_a_new_entrant_computes_only_its_arrays_and_pairs(
+    subs, reference, monkeypatch, tmp_path
+):
+    cache = tmp_path / "cache"
+    loads = count_loads(monkeypatch)
+    first = grade(subs[:4], PRESET, worst_case=False, cache=cache)
+    assert len(loads) == 4 and first.work["entrants_loaded"] == 4
+    loads.clear()
+    second = grade(subs, PRESET, worst_case=False, cache=cache)
+    assert loads == [str(subs[4])]
+    w = second.work
+    assert w["entrants_loaded"] == 1 and w["pairs_cached"] == 16
+    assert w["pairs_computed"] == 5 + 4  # its row against all five, and its column
+    assert_equals_reference(second, reference, 5)
+    fresh = grade(subs, PRESET, worst_case=False, cache=False)
+    assert second.values.tobytes() == fresh.values.tobytes()
+    assert same_standings(second, fresh)
+    # a renamed copy of a folder keeps its entry: the key is the content
+    import shutil
+
+    shutil.copytree(subs[0], tmp_path / "renamed")
+    loads.clear()
+    third = grade([*subs, tmp_path / "renamed"], PRESET, worst_case=False, cache=cache)
+    assert loads == [] and third.work["pairs_computed"] == 0
+    assert third.values[5, 1] == third.values[0, 1]
+
+
+def test_worst_cases_are_cached_and_added_later(subs, monkeypatch, tmp_path):
+    cache = tmp_path / "cache"
+    grade(subs[:2], PRESET, baselines="uniform", worst_case=False, cache=cache)
+    loads = count_loads(monkeypatch)
+    with_worst = grade(subs[:2], PRESET, baselines="uniform", cache=cache)
+    assert loads == [] and with_worst.work["worst_cases_computed"] == 3
+    again = grade(subs[:2], PRESET, baselines="uniform", cache=cache)
+    assert again.work["worst_cases_computed"] == 0
+    fresh = grade(subs[:2], PRESET, baselines="uniform", cache=False)
+    assert same_standings(again, fresh) and same_standings(with_worst, fresh)
+    assert np.isfinite(fresh.standings[0].worst_case_as_team_a)
+
+
+# --------------------------------------------------------------------------- interrupted
+
+
+def test_interrupted_loading_resumes(subs, reference, monkeypatch, tmp_path):
+    cache = tmp_path / "cache"
+    loads = count_loads(monkeypatch)
+    real = grading.load_entrant
+
+    def interrupted(spec, config, seats=None):
+        if len(loads) == 3:
+            raise KeyboardInterrupt
+        return real(spec, config, seats)
+
+    monkeypatch.setattr(grading, "load_entrant", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        grade(subs, PRESET, worst_case=False, cache=cache)
+    loads = count_loads(monkeypatch)
+    r = grade(subs, PRESET, worst_case=False, cache=cache)
+    assert len(loads) == 2 and r.work["entrants_loaded"] == 2
+    assert_equals_reference(r, reference, 5)
+
+
+def test_interrupted_products_resume_from_their_last_point(subs, reference, monkeypatch, tmp_path):
+    cache = tmp_path / "cache"
+    small_tiles(monkeypatch, rows=5, cols=5, blocks=1)  # one tile, read one block at a time
+    monkeypatch.setattr(grading, "SAVE_EVERY", 0.0)  # a resume point after every block
+    reads = []
+    real = GradeCache.read_blocks
+
+    def interrupted(self, record, which, first, stop, out):
+        reads.append(first)
+        if first == 2:  # the third block: two are done and saved
+            raise KeyboardInterrupt
+        return real(self, record, which, first, stop, out)
+
+    monkeypatch.setattr(GradeCache, "read_blocks", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        grade(subs, PRESET, worst_case=False, cache=cache)
+    assert len(list((cache / "progress").glob("*.npz"))) == 1
+    monkeypatch.setattr(GradeCache, "read_blocks", real)
+    loads = count_loads(monkeypatch)
+    r = grade(subs, PRESET, worst_case=False, cache=cache)
+    assert loads == [] and r.work["blocks_resumed"] == 2 and r.work["pairs_computed"] == 25
+    assert_equals_reference(r, reference, 5)
+    assert list((cache / "progress").glob("*.npz")) == []
+
+
+def test_the_cache_folder_defaults_beside_out_and_must_be_usable(subs, tmp_path, monkeypatch):
+    assert grading.default_cache(tmp_path / "grading") == tmp_path / "grading.cache"
+    monkeypatch.chdir(tmp_path / "..")
+    here = Path.cwd()
+    assert grading.default_cache(".") == here.parent / f"{here.name}.cache"
+    r = grade(subs[:2], PRESET, worst_case=False, out=tmp_path / "g", heatmap=False)
+    assert (
+        Path(r.work["cache"]) == tmp_path / "g.cache" and (tmp_path / "g.cache" / "pairs").is_dir()
+    )
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(grading.TeamLeducError, match="cannot use .*file as the grading cache"):
+        grade(subs[:2], PRESET, worst_case=False, cache=tmp_path / "file")
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def test_a_changed_file_invalidates_its_entry(subs, monkeypatch, tmp_path):
+    import shutil
+
+    folder = tmp_path / "mine"
+    shutil.copytree(subs[1], folder)
+    cache = tmp_path / "cache"
+    entrants = [subs[0], folder, subs[2]]
+    before = grade(entrants, PRESET, worst_case=False, cache=cache)
+    meta = folder / "meta-strategy.csv"
+    lines = meta.read_text().splitlines()
+    (signal_a, p_a), (signal_b, p_b) = (line.split(",") for line in lines)
+    lines = [f"{signal_a},{p_b}", f"{signal_b},{p_a}"]  # swap the two signals' weights
+    meta.write_text("\n".join(lines) + "\n")
+    loads = count_loads(monkeypatch)
+    after = grade(entrants, PRESET, worst_case=False, cache=cache)
+    assert loads == [str(folder)] and after.work["pairs_computed"] == 3 + 2
+    assert after.values[1, 0] != before.values[1, 0]
+    assert after.values[1, 0] == evaluate(folder, subs[0], PRESET).value
+    assert after.values[0, 2] == before.values[0, 2]
+
+
+def test_the_key_holds_preset_version_and_content(subs, monkeypatch, tmp_path):
+    tiny, small = get_config("tiny-team-leduc"), get_config(PRESET)
+    assert entrant_key(subs[0], small) != entrant_key(subs[0], tiny)
+    assert entrant_key(subs[0], small) != entrant_key(subs[1], small)
+    assert entrant_key("uniform", small, baseline=True) != entrant_key("uniform", tiny, True)
+    assert entrant_key(tmp_path / "nothing", small) is None
+    key = entrant_key(subs[0], small)
+    cache = tmp_path / "cache"
+    grade(subs[:2], PRESET, worst_case=False, cache=cache)
+    monkeypatch.setattr(grade_cache, "__version__", "9.9.9")
+    assert entrant_key(subs[0], small) != key
+    loads = count_loads(monkeypatch)
+    r = grade(subs[:2], PRESET, worst_case=False, cache=cache)
+    assert len(loads) == 2 and r.work["pairs_cached"] == 0  # nothing of another version is used
+    # a record of another version under the current key is not trusted either
+    store = GradeCache(cache, small)
+    new_key = entrant_key(subs[0], small)
+    monkeypatch.setattr(grade_cache, "__version__", "0.0.1")
+    assert store.record(new_key, 10323) is None
+
+
+# --------------------------------------------------------------------------- corruption
+
+
+def flip_byte(path: Path, offset: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[offset] ^= 0x10
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", ["array byte", "array truncated", "record", "pairs"])
+def test_corrupt_cache_files_are_recomputed_not_trusted(
+    subs, reference, monkeypatch, tmp_path, damage
+):
+    cache = tmp_path / "cache"
+    grade(subs[:3], PRESET, worst_case=False, cache=cache)
+    key = entrant_key(subs[1], get_config(PRESET))
+    a = cache / "entrants" / f"{key}.a.npy"
+    if damage == "array byte":
+        flip_byte(a, a.stat().st_size - 8 * 5000)  # in the second block
+    elif damage == "array truncated":
+        a.write_bytes(a.read_bytes()[:-8])
+    elif damage == "record":
+        meta = cache / "entrants" / f"{key}.json"
+        meta.write_text(meta.read_text().replace('"signals": 2', '"signals": 3'))
+    if damage != "pairs":
+        for p in (cache / "pairs").glob("*.npz"):  # so that the arrays are read again
+            p.unlink()
+    else:
+        (pairs,) = (cache / "pairs").glob("*.npz")
+        flip_byte(pairs, pairs.stat().st_size // 2)
+    loads = count_loads(monkeypatch)
+    r = grade(subs[:3], PRESET, worst_case=False, cache=cache)
+    assert loads == ([] if damage == "pairs" else [str(subs[1])])
+    assert r.work["pairs_computed"] == 9
+    assert r.signals == (1, 2, 3)
+    assert_equals_reference(r, reference, 3)
+
+
+# --------------------------------------------------------------------------- one Ctrl-C
+
+
+def _descendants_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("delay", [1.0, 3.5, 6.0])
+def test_one_ctrl_c_ends_grade_jobs_2(tmp_path, delay):
+    teamleduc = Path(sys.executable).with_name("teamleduc")
+    baselines = ",".join(f"random-pure:{k}" for k in range(8))
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [
+            str(teamleduc),
+            "grade",
+            "--baselines",
+            baselines,
+            "--preset",
+            "team-leduc",
+            "--jobs",
+            "2",
+            "--out",
+            str(out),
+            "--no-heatmap",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    time.sleep(delay)
+    if proc.poll() is not None:
+        pytest.skip("the grading ended before the signal")
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    try:
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    took = time.monotonic() - sent
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert took < 2.0, took
+    assert "Traceback" not in text and "aborted" in text
+    deadline = time.monotonic() + 1.0
+    while _descendants_alive(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _descendants_alive(proc.pid)  # no worker left behind
+    assert not out.exists() or (out / "grade.json").exists()
