@@ -93,6 +93,16 @@ class _SecondsOrAuto(click.ParamType):
     "skipped when --target-gap is met first",
 )
 @click.option(
+    "--format",
+    "export_format",
+    type=click.Choice(["csv", "teams2025"]),
+    default=None,
+    help="csv: one submission of CSV files, both teams on one meta-strategy of at most "
+    "--max-signals signals; teams2025: team13.zip and team24.zip, each team its own "
+    "meta-strategy of up to --max-signals signals (plus submission-csv/ when the merge "
+    "fits --max-signals). Default: the preset's edition (teams2025 for team-leduc-2025)",
+)
+@click.option(
     "--out",
     "out_dir",
     default="solution",
@@ -121,6 +131,7 @@ def solve_command(
     quiet,
     as_json,
     refine_seconds,
+    export_format,
 ):
     """Solve a two-team game for TMECor and export both teams as one submission.
 
@@ -163,6 +174,7 @@ def solve_command(
             resume=resume,
             progress=progress,
             refine_seconds=refine_seconds,
+            export_format=export_format,
         )
     except ValueError as e:
         raise TeamLeducError(str(e)) from None

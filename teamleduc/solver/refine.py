@@ -50,7 +50,14 @@ from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
 from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
 from .dag_cfr import dcfr
-from .export import ExportResult, from_alternatives, guaranteed_value, measured, merge_submission
+from .export import (
+    ExportResult,
+    fits,
+    from_alternatives,
+    guaranteed_value,
+    measured,
+    merge_submission,
+)
 from .refine_kernels import _member_pass, _member_reach, _member_values, _pair_reach
 
 #: default number of signals a refined team mixture may use (before the merge cap)
@@ -407,20 +414,31 @@ def halves(max_signals: int) -> tuple[int, int]:
     return a, max_signals + 1 - a
 
 
-def halves_export(game: DagGame, restart, max_signals: int) -> ExportResult:
+def team_sizes(max_signals: int, per_team: bool = False) -> tuple[int, int]:
+    """Signals per team with free weights: ``max_signals`` each when each team has its own
+    meta-strategy (``per_team``, the 2025 team zips), else :func:`halves`."""
+    return (max_signals, max_signals) if per_team else halves(max_signals)
+
+
+def halves_export(game: DagGame, restart, max_signals: int, per_team: bool = False) -> ExportResult:
     """The starting point of a restarted :func:`refine_export` as an export of its own: each
-    team's average as :func:`halves` of ``max_signals`` stratified signals (``restart(team,
-    K)``), with free weights and exact bounds. A run that refines a big game exports this
-    instead of ``max_signals`` equal-weight signals, from which the refinement would only
-    restart here (that export took about 25 s of a 5-minute team-leduc run)."""
+    team's average as :func:`team_sizes` stratified signals (``restart(team, K)``; halves of
+    ``max_signals`` for a merged CSV submission, ``max_signals`` each with ``per_team``), with
+    free weights and exact bounds. A run that refines a big game exports this instead of
+    ``max_signals`` equal-weight signals, from which the refinement would only restart here
+    (that export took about 25 s of a 5-minute team-leduc run)."""
     return from_alternatives(
-        game, _measured_halves(game, restart, max_signals), max_signals=max_signals
+        game,
+        _measured_halves(game, restart, max_signals, per_team),
+        max_signals=max_signals,
+        per_team=per_team,
     )
 
 
-def _measured_halves(game: DagGame, restart, max_signals: int) -> tuple:
-    """Each team's ``restart(team, K)`` for K in :func:`halves`, with its exact bound."""
-    return measured(game, [restart(team, k) for team, k in enumerate(halves(max_signals))])
+def _measured_halves(game: DagGame, restart, max_signals: int, per_team: bool = False) -> tuple:
+    """Each team's ``restart(team, K)`` for K in :func:`team_sizes`, with its exact bound."""
+    sizes = team_sizes(max_signals, per_team)
+    return measured(game, [restart(team, k) for team, k in enumerate(sizes)])
 
 
 def refine_export(
@@ -437,6 +455,7 @@ def refine_export(
     opponents=(None, None),
     restart=None,
     keep_sizes: bool = False,
+    per_team: bool = False,
 ) -> ExportResult:
     """The export ``ex`` (:class:`.export.ExportResult`) refined for ``time_limit`` seconds
     (half per team); returned only if its exact gap is smaller, else ``ex`` itself.
@@ -451,7 +470,9 @@ def refine_export(
     ``keep_sizes`` refines ``ex``'s mixtures as they are (no restart, no filling up with
     peels; e.g. ``ex`` from :func:`halves_export`). ``progress(lower, upper)`` is called
     after each block with the exact bounds of the pair being refined (its best mixtures so
-    far)."""
+    far). ``per_team``: each team has its own meta-strategy of up to ``max_signals`` signals
+    (the 2025 team zips), so nothing is merged and each team refines its own weights over
+    ``max_signals`` signals (see :func:`team_sizes`)."""
     t0 = time.perf_counter()
     mix = list(ex.mixtures)
     bounds = [ex.lower, ex.upper]
@@ -464,10 +485,11 @@ def refine_export(
         and all(len(d.seats) == 2 for d in game.dags)
     )
     if restarted:
-        (ma, la), (mb, ub) = _measured_halves(game, restart, max_signals)
+        (ma, la), (mb, ub) = _measured_halves(game, restart, max_signals, per_team)
         mix, bounds = [ma, mb], [la, ub]
     # equal weights kept bit for bit still merge into K
-    fixed = aligned and not restarted and not keep_sizes
+    # (per team, nothing is merged: the weights are free)
+    fixed = aligned and not restarted and not keep_sizes and not per_team
 
     def report(team, block, best):
         bounds[team] = best
@@ -477,7 +499,8 @@ def refine_export(
     # equal weights and the restart keep their sizes; otherwise peels may fill up to the cap
     sized = fixed or restarted or keep_sizes
     for team in (0, 1):
-        cap = mix[team].size if sized else min(signals, max_signals + 1 - mix[1 - team].size)
+        room = max_signals if per_team else max_signals + 1 - mix[1 - team].size
+        cap = mix[team].size if sized else min(signals, room)
         if cap < 1 or len(game.dags[team].seats) != 2:
             continue
         extra = []
@@ -500,8 +523,8 @@ def refine_export(
         )
     if bounds[1] - bounds[0] >= ex.gap:
         return ex
+    assert fits(mix[0].weights, mix[1].weights, max_signals, per_team)
     sub = merge_submission(game, tuple(mix))
-    assert sub.num_signals <= max_signals
     return ExportResult(
         mixtures=tuple(mix),
         lower=float(bounds[0]),
