@@ -330,6 +330,77 @@ def auto_seconds(game: DagGame, time_limit: float, signals: int, startup: float 
     return share if enough and share >= AUTO_MIN_SECONDS else 0.0
 
 
+class TeamRefinement:
+    """A resumable :func:`refine_team`: :meth:`step` runs one block of the next member (kept
+    only if it improves the exact bound; otherwise undone, and that member's next block is
+    twice as long), so that a caller may interleave blocks with other work, e.g. the regret
+    minimiser going on (:func:`interleaved`). ``best`` = (exact bound, mixture) so far."""
+
+    def __init__(
+        self,
+        game: DagGame,
+        mixture: TeamMixture,
+        bound: float,
+        *,
+        signals: int,
+        extra=(),
+        block_iters: int = BLOCK_ITERS,
+        fixed_weights: bool = False,
+        opponent=None,
+    ):
+        team = mixture.team
+        tabs = infoset_tables(game.tree)
+        sizes = {s: tabs[s].size for s in mixture.seats}
+        order = np.argsort(-mixture.weights, kind="stable")[:signals]
+        strat = mixture.strategies(sizes)
+        sig = {s: [strat[s][j] for j in order] for s in mixture.seats}
+        w = list(mixture.weights[order])
+        if extra:
+            wmin = min(w) if w else 1.0
+            tm = TeamMixture(team, mixture.seats, np.ones(len(extra)), tuple(extra))
+            es = tm.strategies(sizes)
+            for j in range(len(extra)):
+                if len(w) >= signals:
+                    break
+                for s in mixture.seats:
+                    sig[s].append(es[s][j])
+                w.append(0.1 * wmin)
+        sig = {s: np.array(v) for s, v in sig.items()}
+        self.game, self.team = game, team
+        self.refiner = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
+        # the solver's arrays are copied once; from then on the blocks pass on their own
+        self.refiner.opponent = None if opponent is None else tuple(a.copy() for a in opponent)
+        self.best = (bound, mixture)
+        self.block_iters = block_iters
+        # a block that failed is likely to fail again from the same point: that member's
+        # next block is twice as long (until a block of either member succeeds)
+        self.length = [block_iters, block_iters]
+        self.blocks = 0
+
+    def step(self, deadline: float, max_iters: int = 10**9, opponent=None) -> tuple:
+        """One block of the next member until ``deadline`` (or its length); ``opponent`` =
+        (regrets, strategy) to restart the other team's regret minimiser from (copied), else
+        it goes on from the last block. Returns :attr:`best`."""
+        tr = self.refiner
+        if opponent is not None:
+            tr.opponent = tuple(a.copy() for a in opponent)
+        free_k = 1 - (self.blocks % 2)
+        # a block replaces (never writes into) these arrays: references suffice to undo it
+        before = (tr.p, tr.sig[tr.seats[free_k]])
+        tr.block(free_k, deadline, max_iters, iters=self.length[free_k])
+        mix = tr.mixture(tr.p, tr.sig)
+        val = guaranteed_value(self.game, mix)  # of the mixture as written (zero weights dropped)
+        if _better(self.team)(val, self.best[0]):
+            self.best = (val, mix)
+            self.length = [self.block_iters, self.block_iters]
+        else:
+            # the block made things worse: the next one (other member) starts from the best
+            tr.p, tr.sig[tr.seats[free_k]] = before
+            self.length[free_k] *= 2
+        self.blocks += 1
+        return self.best
+
+
 def refine_team(
     game: DagGame,
     mixture: TeamMixture,
@@ -352,59 +423,29 @@ def refine_team(
     signal weights (only the per-signal behaviour moves), e.g. to keep both teams' equal
     weights aligned in the merged meta-strategy. Blocks of ``block_iters`` iterations
     (at most ``max_iters``; at most ``blocks`` blocks) alternate the members until the time
-    is up; a block that does not improve is undone. ``opponent`` = (regrets, strategy) of
-    the other team's DAG to start its regret minimiser from (e.g. the solver's state; it
-    is copied). ``progress(team, block, bound)`` is called after each block with the best
-    exact bound so far. Returns ``(bound, mixture)``, the input unchanged unless a strictly better exactly
-    measured mixture was found."""
-    team = mixture.team
-    tabs = infoset_tables(game.tree)
-    sizes = {s: tabs[s].size for s in mixture.seats}
-    order = np.argsort(-mixture.weights, kind="stable")[:signals]
-    strat = mixture.strategies(sizes)
-    sig = {s: [strat[s][j] for j in order] for s in mixture.seats}
-    w = list(mixture.weights[order])
-    if extra:
-        wmin = min(w) if w else 1.0
-        tm = TeamMixture(team, mixture.seats, np.ones(len(extra)), tuple(extra))
-        es = tm.strategies(sizes)
-        for j in range(len(extra)):
-            if len(w) >= signals:
-                break
-            for s in mixture.seats:
-                sig[s].append(es[s][j])
-            w.append(0.1 * wmin)
-    sig = {s: np.array(v) for s, v in sig.items()}
-    tr = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
-    # the solver's arrays are copied once; from then on the blocks pass on their own
-    tr.opponent = None if opponent is None else tuple(a.copy() for a in opponent)
+    is up; a block that does not improve is undone (:class:`TeamRefinement`). ``opponent`` =
+    (regrets, strategy) of the other team's DAG to start its regret minimiser from (e.g. the
+    solver's state; it is copied). ``progress(team, block, bound)`` is called after each
+    block with the best exact bound so far. Returns ``(bound, mixture)``, the input unchanged
+    unless a strictly better exactly measured mixture was found."""
+    run = TeamRefinement(
+        game,
+        mixture,
+        bound,
+        signals=signals,
+        extra=extra,
+        block_iters=block_iters,
+        fixed_weights=fixed_weights,
+        opponent=opponent,
+    )
     end = time.perf_counter() + time_limit
-    best = (bound, mixture)
-    better = _better(team)
-    b = 0
-    # a block that failed is likely to fail again from the same point: that member's next
-    # block is twice as long (until a block of either member succeeds)
-    length = [block_iters, block_iters]
-    while blocks is None or b < blocks:
-        if b > 0 and time.perf_counter() >= end:
+    while blocks is None or run.blocks < blocks:
+        if run.blocks > 0 and time.perf_counter() >= end:
             break
-        free_k = 1 - (b % 2)
-        # a block replaces (never writes into) these arrays: references suffice to undo it
-        before = (tr.p, tr.sig[tr.seats[free_k]])
-        tr.block(free_k, end, max_iters, iters=length[free_k])
-        mix = tr.mixture(tr.p, tr.sig)
-        val = guaranteed_value(game, mix)  # of the mixture as written (zero weights dropped)
-        if better(val, best[0]):
-            best = (val, mix)
-            length = [block_iters, block_iters]
-        else:
-            # the block made things worse: the next one (other member) starts from the best
-            tr.p, tr.sig[tr.seats[free_k]] = before
-            length[free_k] *= 2
+        run.step(end, max_iters)
         if progress is not None:
-            progress(team, b, best[0])
-        b += 1
-    return best
+            progress(mixture.team, run.blocks - 1, run.best[0])
+    return run.best
 
 
 def halves(max_signals: int) -> tuple[int, int]:
