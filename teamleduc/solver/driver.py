@@ -353,6 +353,7 @@ def solve(
                     max_signals=max_signals,
                     time_limit=budget,
                     target_gap=target_gap if target_gap is not None else 0.0,
+                    per_team=each_team,
                 )
                 ex = with_alternatives(
                     game, ex, alternatives, max_signals=max_signals, per_team=each_team

@@ -217,6 +217,7 @@ def export(
     generate: bool = True,
     max_cuts: int = 50,
     progress=None,
+    per_team: bool = False,
 ) -> ExportResult:
     """Export both teams from ``candidates`` (see the module docstring).
 
@@ -227,7 +228,8 @@ def export(
         best responses (kind ``"br"`` or ``"column"``) and the first ``max_cuts`` peeled
         strategies of each team also start the other team's export as cuts. A ``"product"``
         candidate (the average's marginals) is measured alone first, as a safe start.
-    max_signals : cap on the merged meta-strategy's signals.
+    max_signals : cap on the merged meta-strategy's signals; with ``per_team``, on each
+        team's own (the 2025 team zips: nothing is merged, see :func:`fits`).
     time_limit : seconds for the rounds (each costs about four exact best responses and two
         small linear programmes); sparsification may add a few seconds.
     target_gap : stop once the best exported pair's exact gap is this small.
@@ -286,9 +288,13 @@ def export(
         ):
             break
 
-    # at most max_signals merged signals: K_A + K_B - 1 <= max_signals
+    # at most max_signals merged signals: K_A + K_B - 1 <= max_signals (per team: each <=)
     supp = [int((e.best[1] > 0).sum()) for e in exports]
-    if supp[0] + supp[1] - 1 > max_signals:
+    if per_team:
+        for e, k in zip(exports, supp):
+            if k > max_signals:
+                e.sparsify(max_signals, deadline)
+    elif supp[0] + supp[1] - 1 > max_signals:
         half = (max_signals + 1) // 2
         caps = [half, max_signals + 1 - half]
         if supp[0] < caps[0]:
