@@ -7,10 +7,13 @@ DCFR (which goes on improving the averages) with one refinement block per team w
 opponent restarts from DCFR's *current* state (:class:`teamleduc.solver.refine.
 TeamRefinement`); each round a fresh stratification of the newer average replaces a team's
 refined mixture if its exact bound is better. Both designs get the same wall-clock time and
-export each team's own K signals (the 2025 team zips' budget).
+the preset's own signal budget (:mod:`teamleduc.solver.budget`): K signals per team for the
+2025 team zips, halves of K (K_A + K_B - 1 = K merged) for a CSV submission.
 
 Environment: ``BENCH_INTERLEAVE_PRESET`` (default team-leduc-2025), ``BENCH_INTERLEAVE_SECONDS``
-(comma-separated totals, default ``55``: what a 60 s run has after building and writing),
+(comma-separated totals, default ``55``: what a 60 s run has after building and writing;
+the issue's long runs: ``55,295`` on team-leduc-2025 and, with ``BENCH_INTERLEAVE_PRESET=
+team-leduc``, ``290,1780``),
 ``BENCH_INTERLEAVE_SIGNALS`` per team (default 100), ``BENCH_INTERLEAVE_WARMUP`` share of the
 time solved before the first round (default 0.25), ``BENCH_INTERLEAVE_ROUND`` seconds of DCFR
 and of refinement per team in a round (default ``4,8``). Exact gaps (both teams' exact best
@@ -24,6 +27,7 @@ import time
 
 from teamleduc.config import get_config
 from teamleduc.solver import _RegretAlgorithm, refine
+from teamleduc.solver.budget import native_format, per_team
 from teamleduc.solver.export import guaranteed_value
 
 
@@ -57,13 +61,14 @@ def _signals(raw: str) -> int:
 
 
 def split(config, seconds: float, signals: int):
-    """Today's design: DCFR for half the time, then each team's K stratified signals
-    refined for a quarter each. Returns (gap, lower, upper, dcfr iterations)."""
+    """Today's design: DCFR for half the time, then each team's stratified signals refined
+    for a quarter each. Returns (gap, lower, upper, dcfr iterations)."""
     t0 = time.perf_counter()
+    each = per_team(native_format(config))
     alg = _RegretAlgorithm(config, "dcfr")
     while time.perf_counter() - t0 < seconds / 2:
         alg.rm.iterate(1)
-    ex = refine.halves_export(alg.game, alg.stratified, signals, per_team=True)
+    ex = refine.halves_export(alg.game, alg.stratified, signals, per_team=each)
     left = seconds - (time.perf_counter() - t0)
     res = refine.refine_export(
         alg.game,
@@ -72,7 +77,7 @@ def split(config, seconds: float, signals: int):
         time_limit=max(left, 0.0),
         opponents=alg.refine_opponents(),
         keep_sizes=True,
-        per_team=True,
+        per_team=each,
     )
     return res.gap, res.lower, res.upper, alg.rm.t
 
@@ -84,17 +89,18 @@ def interleaved(config, seconds: float, signals: int, warmup: float, dcfr_s: flo
     end = t0 + seconds
     alg = _RegretAlgorithm(config, "dcfr")
     game, rm = alg.game, alg.rm
+    sizes = refine.team_sizes(signals, per_team(native_format(config)))
     while time.perf_counter() - t0 < warmup * seconds:
         rm.iterate(1)
     runs = [None, None]
     rounds = 0
     while True:
         for team in (0, 1):
-            fresh = alg.stratified(team, signals)
+            fresh = alg.stratified(team, sizes[team])
             bound = guaranteed_value(game, fresh)
             run = runs[team]
             if run is None or refine._better(team)(bound, run.best[0]):
-                runs[team] = refine.TeamRefinement(game, fresh, bound, signals=signals)
+                runs[team] = refine.TeamRefinement(game, fresh, bound, signals=sizes[team])
         left = end - time.perf_counter()
         if left <= 0:
             break
@@ -133,7 +139,7 @@ def main() -> None:
     if any(len(t) != 2 for t in config.teams):
         raise SystemExit(f"BENCH_INTERLEAVE_PRESET: {preset} has no teams of two to refine")
     print(
-        f"{preset}: {signals} signals per team, exact gaps; interleaved: warm-up "
+        f"{preset}: {signals} signals ({native_format(config)}), exact gaps; interleaved: warm-up "
         f"{warmup:g} of the time, rounds of {rnd[0]:g} s dcfr + {rnd[1]:g} s per team",
         flush=True,
     )

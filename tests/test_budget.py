@@ -2,9 +2,9 @@
 merged CSV submission within K, and the exports' exact gaps against independent values.
 
 tiny-team-leduc's TMECor value 0.1319361388 comes from column generation to an exact gap of
-1e-10 (also asserted by ``tests/test_solver.py``); its LP equilibrium's supports are about 20
-per team, so a budget of 24 signals per team holds an exact equilibrium while 24 merged
-signals (K_A + K_B - 1) do not.
+1e-10 (also asserted by ``tests/test_solver.py``); the LP equilibrium found there has supports
+19 and 22 (``python -m benchmarks support``), which fit a budget of 24 signals per team but
+not 24 merged signals (K_A + K_B - 1 = 40).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from teamleduc.best_response import exploitability
-from teamleduc.cli import main as cli
+from teamleduc.cli import cli
 from teamleduc.config import get_config
 from teamleduc.formats2025 import read_path
 from teamleduc.solver import native_format, solve
@@ -91,7 +91,7 @@ def test_per_team_refinement_keeps_each_teams_cap_and_exact_bounds():
     np.testing.assert_allclose(part.probs, res.mixtures[0].weights / res.mixtures[0].weights.sum())
 
 
-def test_team_zips_hold_an_exact_equilibrium_that_the_merged_budget_cannot(tmp_path):
+def test_team_zips_hold_an_exact_equilibrium_within_each_teams_budget(tmp_path):
     """tiny-team-leduc with 24 signals per team: the 2025 team zips reach the exact value
     (gap <= 1e-6, measured on the written files), each team within 24 signals; they are
     valid, and the merged CSV files are written only when they fit 24 signals."""
@@ -132,7 +132,7 @@ def test_solve_writes_what_validate_and_grade_read(tmp_path):
     copy when there is one; ``--format csv`` writes CSV files within the merged cap."""
     runner = CliRunner()
     out = tmp_path / "zips"
-    args = ["solve", "--preset", "tiny-team-leduc", "--time-limit", "20", "--quiet"]
+    args = ["solve", "--preset", "tiny-team-leduc", "--time-limit", "4", "--quiet"]
     res = runner.invoke(
         cli, args + ["--max-iterations", "50", "--format", "teams2025", "--out", str(out)]
     )
@@ -164,7 +164,16 @@ def test_solve_writes_what_validate_and_grade_read(tmp_path):
     res = runner.invoke(
         cli,
         args
-        + ["--max-iterations", "50", "--format", "csv", "--max-signals", "7", "--out", str(csv_out)],
+        + [
+            "--max-iterations",
+            "50",
+            "--format",
+            "csv",
+            "--max-signals",
+            "7",
+            "--out",
+            str(csv_out),
+        ],
     )
     assert res.exit_code == 0, res.output
     sub = load_submission(csv_out / "submission", "tiny-team-leduc")
