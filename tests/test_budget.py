@@ -178,3 +178,41 @@ def test_solve_writes_what_validate_and_grade_read(tmp_path):
     assert res.exit_code == 0, res.output
     sub = load_submission(csv_out / "submission", "tiny-team-leduc")
     assert sub.num_signals <= 7 and not (csv_out / "submission-csv").exists()
+
+
+def test_a_resumed_run_reads_back_its_team_zips(tmp_path):
+    """Resuming a run that wrote team zips starts from that export (read back from the zips)
+    and never ends worse; the folder then holds the team zips again, and no stale CSV copy."""
+    config = get_config("tiny-team-leduc")
+    first = tmp_path / "first"
+    r1 = solve(
+        config,
+        "dcfr",
+        max_iterations=20,
+        time_limit=4,
+        max_signals=3,
+        out_dir=first,
+        export_format="teams2025",
+        handle_sigint=False,
+    )
+    second = tmp_path / "second"
+    (second / "submission-csv").mkdir(parents=True)  # stale, from an earlier run
+    r2 = solve(
+        config,
+        None,
+        max_iterations=25,
+        time_limit=4,
+        max_signals=3,
+        out_dir=second,
+        resume=first,
+        export_format="teams2025",
+        handle_sigint=False,
+    )
+    assert r2.gap <= r1.gap + 1e-12
+    assert sorted(p.name for p in (second / "submission").iterdir()) == [
+        "team13.zip",
+        "team24.zip",
+    ]
+    assert (second / "submission-csv").exists() == (r2.signals <= 3)
+    lower, upper = _measured(config, second / "submission")
+    assert lower == pytest.approx(r2.lower, abs=1e-9) and upper == pytest.approx(r2.upper, abs=1e-9)
