@@ -216,3 +216,20 @@ def test_a_resumed_run_reads_back_its_team_zips(tmp_path):
     assert (second / "submission-csv").exists() == (r2.signals <= 3)
     lower, upper = _measured(config, second / "submission")
     assert lower == pytest.approx(r2.lower, abs=1e-9) and upper == pytest.approx(r2.upper, abs=1e-9)
+
+
+def test_signals_per_team_follow_the_refinement_time():
+    """Team zips that are refined get as many signals per team as one block of refinement
+    per team can move in the time, between half the cap and the cap."""
+    from teamleduc.dag import dag_game
+    from teamleduc.solver.refine import BLOCK_ITERS, iteration_seconds, refined_team_signals
+
+    game = dag_game(get_config("small-team-leduc"))
+    seconds = (0.0, 1.0, 2.0, 4.0, 8.0, 1e3)
+    ks = [refined_team_signals(game, 100, s) for s in seconds]
+    assert ks[0] == 50 and ks[-1] == 100 and ks == sorted(ks)
+    for s, k in zip(seconds, ks):
+        if 50 < k < 100:  # the largest K whose block fits each team's half
+            assert iteration_seconds(game, k) * BLOCK_ITERS <= s / 2
+            assert iteration_seconds(game, k + 1) * BLOCK_ITERS > s / 2
+    assert refined_team_signals(game, 7, 0.0) == 3

@@ -41,7 +41,7 @@ from .export import (
 )
 from .methods import DEFAULT_METHOD, METHODS, make_algorithm
 from .refine import _warmup as refine_warmup
-from .refine import auto_seconds, halves_export, refine_export
+from .refine import auto_seconds, halves_export, refine_export, refined_team_signals
 from .result import (
     INTERRUPTED,
     ITERATION_LIMIT,
@@ -255,6 +255,12 @@ def solve(
             else 0.0
         )
     refine_seconds = max(float(refine_seconds), 0.0)
+    # team zips that are refined: as many signals per team as the refinement time can move
+    refine_cap = (
+        refined_team_signals(game, max_signals, refine_seconds)
+        if each_team and refine_seconds > 0
+        else max_signals
+    )
     parameters = dict(alg.parameters, refine_seconds=refine_seconds, export_format=export_format)
     main_deadline = max(time_limit - export_budget - reserve - refine_seconds, 0.0)
     end = max(time_limit - reserve - refine_seconds, main_deadline)
@@ -332,7 +338,7 @@ def solve(
                 and all(d.num_members == 2 for d in game.dags)
             )
             if halves_first:
-                ex = halves = halves_export(game, alg.stratified, max_signals, each_team)
+                ex = halves = halves_export(game, alg.stratified, refine_cap, each_team)
             else:
                 alternatives = measured(game, alg.export_alternatives(max_signals))
                 ex = (
@@ -397,7 +403,7 @@ def solve(
             refined = refine_export(
                 game,
                 ex,
-                max_signals=max_signals,
+                max_signals=refine_cap if ex is halves else max_signals,
                 time_limit=budget,
                 candidates=candidates,
                 opponents=alg.refine_opponents(),

@@ -42,6 +42,7 @@ team-leduc-2025 with 100 signals takes 0.12 s on 2 cores.
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -459,6 +460,22 @@ def team_sizes(max_signals: int, per_team: bool = False) -> tuple[int, int]:
     """Signals per team with free weights: ``max_signals`` each when each team has its own
     meta-strategy (``per_team``, the 2025 team zips), else :func:`halves`."""
     return (max_signals, max_signals) if per_team else halves(max_signals)
+
+
+def refined_team_signals(game: DagGame, max_signals: int, seconds: float) -> int:
+    """Signals per team for 2025 team zips refined for ``seconds`` (both teams together): the
+    largest K <= ``max_signals`` at which each team's half buys one block of
+    :data:`BLOCK_ITERS` iterations (:func:`iteration_seconds`), and at least half the cap.
+    More signals refine better given the time (same averages, 120 s: 0.0083 with 200 + 201
+    signals against 0.0114 with 50 + 51; 300 s: 0.0038 against 0.0077), but an iteration
+    costs more, and a warm block that is cut short rarely beats its start (60 s runs of
+    team-leduc-2025 under load: 0.178, 0.053, 0.074 with 100 per team against 0.054, 0.049
+    with 50 + 51). On 2 cores: 50 per team at a 60 s limit, 100 from about 95 s."""
+    low = max(max_signals // 2, 1)
+    per_iter = _SECONDS_PER_SIGNAL_NODE * game.tree.num_nodes
+    rows = max(d.num_rows for d in game.dags)
+    fit = (seconds / 2 / BLOCK_ITERS - _SECONDS_PER_ROW * rows) / per_iter
+    return int(min(max_signals, max(low, math.floor(fit))))
 
 
 def halves_export(game: DagGame, restart, max_signals: int, per_team: bool = False) -> ExportResult:
