@@ -22,9 +22,12 @@ What, per preset:
 Every value is exact (exact team best responses on the belief DAGs).
 
 Environment: ``BENCH_SUPPORT_PRESETS`` (default ``tiny-team,tiny-team-leduc,small-team-leduc``),
-``BENCH_SUPPORT_DCFR`` seconds of DCFR for the seed columns (default 5), ``BENCH_SUPPORT_LP``
-seconds for the column generation (default 600), ``BENCH_SUPPORT_REFINE`` seconds of
-refinement per (team, K) (default 4). About 10 minutes with the defaults.
+``BENCH_SUPPORT_DCFR`` seconds of DCFR for the seed columns (default 60), ``BENCH_SUPPORT_LP``
+seconds for the column generation (default 1800), ``BENCH_SUPPORT_REFINE`` seconds of
+refinement per (team, K) (default 6). About 30 minutes with the defaults, nearly all of it
+small-team-leduc's column generation (774 rounds, 1,462 s under load); the two tiny presets
+alone (``BENCH_SUPPORT_PRESETS=tiny-team,tiny-team-leduc BENCH_SUPPORT_DCFR=5
+BENCH_SUPPORT_REFINE=4``) take about 2 minutes. Results: ``docs/solver-support.md``.
 """
 
 from __future__ import annotations
@@ -125,9 +128,9 @@ def main() -> None:
     presets = _setting(
         "BENCH_SUPPORT_PRESETS", "tiny-team,tiny-team-leduc,small-team-leduc", _presets
     )
-    dcfr_s = _setting("BENCH_SUPPORT_DCFR", "5", _seconds)
-    lp_s = _setting("BENCH_SUPPORT_LP", "600", _seconds)
-    refine_s = _setting("BENCH_SUPPORT_REFINE", "4", _seconds)
+    dcfr_s = _setting("BENCH_SUPPORT_DCFR", "60", _seconds)
+    lp_s = _setting("BENCH_SUPPORT_LP", "1800", _seconds)
+    refine_s = _setting("BENCH_SUPPORT_REFINE", "6", _seconds)
     print(
         f"exact TMECor support (column generation to gap {LP_GAP:g}, seeded by {dcfr_s:g} s of "
         f"dcfr) and the smallest K refined signals within {EXACT:g} of the value "
