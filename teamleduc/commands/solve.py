@@ -81,6 +81,16 @@ def _progress_line(m) -> str:
     "skipped when --target-gap is met first",
 )
 @click.option(
+    "--format",
+    "export_format",
+    type=click.Choice(["csv", "teams2025"]),
+    default=None,
+    help="csv: one submission of CSV files, both teams on one meta-strategy of at most "
+    "--max-signals signals; teams2025: team13.zip and team24.zip, each team its own "
+    "meta-strategy of up to --max-signals signals (plus submission-csv/ when the merge "
+    "fits --max-signals). Default: the preset's edition (teams2025 for team-leduc-2025)",
+)
+@click.option(
     "--out",
     "out_dir",
     default="solution",
@@ -114,6 +124,7 @@ def solve_command(
     quiet,
     as_json,
     refine_seconds,
+    export_format,
 ):
     """Solve a two-team game for TMECor and export both teams as one submission.
 
@@ -160,6 +171,7 @@ def solve_command(
             progress=progress,
             refine_seconds=refine_seconds,
             overwrite=overwrite,
+            export_format=export_format,
         )
     except ValueError as e:
         raise TeamLeducError(str(e)) from None

@@ -11,8 +11,10 @@ One entry point, like :func:`scipy.optimize.linprog`: the method name is checked
                       restricted games solved by HiGHS (:mod:`.column_generation`)
 ====================  ==========================================================================
 
-Every run ends with an export (:mod:`.export`): both teams' strategies as mixtures of at most
-``max_signals`` product strategies merged into one submission. The reported bounds and gap are
+Every run ends with an export (:mod:`.export`): both teams' strategies as mixtures of
+product strategies, within the edition's signal budget (:mod:`.budget`): at most
+``max_signals`` merged into one CSV submission, or up to ``max_signals`` per team in the
+2025 team zips. The reported bounds and gap are
 those of the **exported submission**, measured with exact team best responses
 (:func:`teamleduc.best_response.exploitability`); the progress measurements of the run (average
 strategies of a regret minimiser, restricted equilibria of the double oracle) are exact too,
@@ -29,10 +31,11 @@ Modules: :mod:`.driver` (:func:`solve`: budgets, stop flag, export and refinemen
 :mod:`.methods` (:data:`METHODS` and the adapters of the algorithms), :mod:`.result`
 (:class:`SolveResult`, :func:`write_outputs`); the algorithms :mod:`.dag_cfr` and
 :mod:`.column_generation`; the export :mod:`.export`, :mod:`.stratify`, :mod:`.refine`;
-:mod:`.checkpoint`, :mod:`.report`, :mod:`.common`. The belief DAG they run on is
+:mod:`.budget`, :mod:`.checkpoint`, :mod:`.report`, :mod:`.common`. The belief DAG they run on is
 :mod:`teamleduc.dag`. This package face only re-exports.
 """
 
+from .budget import EXPORT_FORMATS, native_format
 from .common import Measurement
 from .driver import DEFAULT_TIME_LIMIT, solve
 from .driver import _warmup as _warmup  # compiled by ``python -m teamleduc.warmup``
@@ -64,4 +67,6 @@ __all__ = [
     "INTERRUPTED",
     "SOLVED",
     "write_outputs",
+    "EXPORT_FORMATS",
+    "native_format",
 ]

@@ -26,6 +26,7 @@ from ..errors import TeamLeducError
 from ..infosets import infoset_tables
 from ..outputs import staged_folder
 from ..submission import load_submission
+from .budget import check_format, per_team
 from .checkpoint import Checkpoint, check_state
 from .checkpoint import load as load_checkpoint
 from .checkpoint import save as save_checkpoint_file
@@ -42,7 +43,7 @@ from .export import (
 )
 from .methods import DEFAULT_METHOD, METHODS, make_algorithm
 from .refine import _warmup as refine_warmup
-from .refine import auto_seconds, halves_export, refine_export
+from .refine import auto_seconds, halves_export, refine_export, refined_team_signals
 from .report import load_plotting
 from .result import (
     INTERRUPTED,
@@ -128,6 +129,7 @@ def solve(
     handle_sigint: bool = True,
     export_time: float | None = None,
     refine_seconds: float | None = None,
+    export_format: str | None = None,
     overwrite: bool = False,
     _staged: bool = False,
 ) -> SolveResult:
@@ -141,7 +143,8 @@ def solve(
     time_limit : wall-clock seconds for this session, export included.
     target_gap : stop as soon as the *exported* submission's exact gap is at most this.
     max_iterations : stop the algorithm after this many iterations (over all sessions).
-    max_signals : cap on the exported meta-strategy's signals (K_A + K_B - 1).
+    max_signals : cap on the exported meta-strategy's signals: of the merged one (K_A + K_B -
+        1) for a CSV submission, of each team's own for 2025 team zips (``export_format``).
     out_dir : if given, write ``submission/``, ``solve-report.json``, ``convergence.png`` and
         ``checkpoint.npz`` there, as one unit (:func:`teamleduc.outputs.staged_folder`): the
         run works in a temporary sibling ``.NAME.XXXX.tmp`` (periodic checkpoints, every
@@ -164,6 +167,12 @@ def solve(
         of the time left after building the DAGs, on games from small-team-leduc up, when
         that buys each team about 40 refinement iterations, else 0), otherwise off. Not
         after Ctrl-C, nor when the target gap was met before.
+    export_format : ``"csv"`` (one merged submission, ``submission/`` of CSV files) or
+        ``"teams2025"`` (``submission/`` holds ``team13.zip`` and ``team24.zip``, each team
+        with its own meta-strategy of up to ``max_signals`` signals; the merged CSV
+        submission is written too, to ``submission-csv/``, when it fits ``max_signals``);
+        None (default) = the preset's edition (:func:`.budget.native_format`: team zips for
+        team-leduc-2025).
 
     Returns
     -------
@@ -207,6 +216,8 @@ def solve(
             f"max_signals must be between 1 and {MAX_SIGNALS} (the challenge's "
             f"cap), not {max_signals}"
         )
+    export_format = check_format(export_format, config)
+    each_team = per_team(export_format)
     for name, value in (
         ("refine_seconds", refine_seconds),
         ("export_time", export_time),
@@ -253,7 +264,8 @@ def solve(
                 ),
             )
 
-    reserve = _finish_reserve(game, max_signals, out is not None)
+    # team zips: up to max_signals per team, and the merged CSV files when they fit
+    reserve = _finish_reserve(game, max_signals * (2 if each_team else 1), out is not None)
     # a big game solved by a regret minimiser is exported by its stratified signals alone
     # (quick); the small games and the double oracle use the LP export
     stratified_only = is_big(game) and METHODS[method] == "dag_cfr"
@@ -270,7 +282,13 @@ def solve(
             else 0.0
         )
     refine_seconds = max(float(refine_seconds), 0.0)
-    parameters = dict(alg.parameters, refine_seconds=refine_seconds)
+    # team zips that are refined: as many signals per team as the refinement time can move
+    refine_cap = (
+        refined_team_signals(game, max_signals, refine_seconds)
+        if each_team and refine_seconds > 0
+        else max_signals
+    )
+    parameters = dict(alg.parameters, refine_seconds=refine_seconds, export_format=export_format)
     main_deadline = max(time_limit - export_budget - reserve - refine_seconds, 0.0)
     end = max(time_limit - reserve - refine_seconds, main_deadline)
     internal_target = target_gap if target_gap is not None else -math.inf
@@ -349,11 +367,13 @@ def solve(
                 and all(d.num_members == 2 for d in game.dags)
             )
             if halves_first:
-                ex = halves = halves_export(game, alg.stratified, max_signals)
+                ex = halves = halves_export(game, alg.stratified, refine_cap, each_team)
             else:
                 alternatives = measured(game, alg.export_alternatives(max_signals))
                 ex = (
-                    from_alternatives(game, alternatives, max_signals=max_signals)
+                    from_alternatives(
+                        game, alternatives, max_signals=max_signals, per_team=each_team
+                    )
                     if stratified_only
                     else None
                 )
@@ -368,8 +388,11 @@ def solve(
                     max_signals=max_signals,
                     time_limit=budget,
                     target_gap=target_gap if target_gap is not None else 0.0,
+                    per_team=each_team,
                 )
-                ex = with_alternatives(game, ex, alternatives, max_signals=max_signals)
+                ex = with_alternatives(
+                    game, ex, alternatives, max_signals=max_signals, per_team=each_team
+                )
             direct = alg.direct_export(max_signals)
             if direct is not None and direct.gap < ex.gap:
                 ex = direct
@@ -409,13 +432,14 @@ def solve(
             refined = refine_export(
                 game,
                 ex,
-                max_signals=max_signals,
+                max_signals=refine_cap if ex is halves else max_signals,
                 time_limit=budget,
                 candidates=candidates,
                 opponents=alg.refine_opponents(),
                 progress=refined_block,
                 restart=alg.stratified,
                 keep_sizes=ex is halves,
+                per_team=each_team,
             )
             if refined is not ex:
                 ex = refined
@@ -444,6 +468,9 @@ def solve(
             upper=upper,
             signals=ex.signals,
             team_signals=(ex.mixtures[0].size, ex.mixtures[1].size),
+            export_format=export_format,
+            max_signals=max_signals,
+            mixtures=ex.mixtures,
             export_seconds=ex.seconds,
             history=tuple(history),
             submission=ex.submission,

@@ -217,6 +217,7 @@ def export(
     generate: bool = True,
     max_cuts: int = 50,
     progress=None,
+    per_team: bool = False,
 ) -> ExportResult:
     """Export both teams from ``candidates`` (see the module docstring).
 
@@ -227,7 +228,8 @@ def export(
         best responses (kind ``"br"`` or ``"column"``) and the first ``max_cuts`` peeled
         strategies of each team also start the other team's export as cuts. A ``"product"``
         candidate (the average's marginals) is measured alone first, as a safe start.
-    max_signals : cap on the merged meta-strategy's signals.
+    max_signals : cap on the merged meta-strategy's signals; with ``per_team``, on each
+        team's own (the 2025 team zips: nothing is merged, see :func:`fits`).
     time_limit : seconds for the rounds (each costs about four exact best responses and two
         small linear programmes); sparsification may add a few seconds.
     target_gap : stop once the best exported pair's exact gap is this small.
@@ -286,9 +288,13 @@ def export(
         ):
             break
 
-    # at most max_signals merged signals: K_A + K_B - 1 <= max_signals
+    # at most max_signals merged signals: K_A + K_B - 1 <= max_signals (per team: each <=)
     supp = [int((e.best[1] > 0).sum()) for e in exports]
-    if supp[0] + supp[1] - 1 > max_signals:
+    if per_team:
+        for e, k in zip(exports, supp):
+            if k > max_signals:
+                e.sparsify(max_signals, deadline)
+    elif supp[0] + supp[1] - 1 > max_signals:
         half = (max_signals + 1) // 2
         caps = [half, max_signals + 1 - half]
         if supp[0] < caps[0]:
@@ -335,13 +341,28 @@ def measured(game: DagGame, mixtures) -> tuple:
     return tuple(None if m is None else (m, guaranteed_value(game, m)) for m in mixtures)
 
 
+def fits(weights_a, weights_b, max_signals: int, per_team: bool = False) -> bool:
+    """Do two teams' mixtures (their weight vectors) fit the signal budget? ``per_team``:
+    each team its own meta-strategy (the 2025 team zips), at most ``max_signals`` signals
+    each; otherwise one merged meta-strategy (a CSV submission) of at most ``max_signals``
+    signals (:func:`teamleduc.submission.merge_team_mixtures`)."""
+    if per_team:
+        return len(weights_a) <= max_signals and len(weights_b) <= max_signals
+    return merge_team_mixtures(weights_a, weights_b).probs.size <= max_signals
+
+
 def with_alternatives(
-    game: DagGame, ex: ExportResult, alternatives, *, max_signals: int = MAX_SIGNALS
+    game: DagGame,
+    ex: ExportResult,
+    alternatives,
+    *,
+    max_signals: int = MAX_SIGNALS,
+    per_team: bool = False,
 ) -> ExportResult:
     """``ex`` with either team's mixture replaced by its alternative (e.g. stratified signals,
     :mod:`.stratify`) where that gives the smallest exact gap within ``max_signals`` merged
-    signals. ``alternatives`` is a pair of ``(TeamMixture, exact bound)`` (see
-    :func:`measured`) or None."""
+    signals (per team with ``per_team``, see :func:`fits`). ``alternatives`` is a pair of
+    ``(TeamMixture, exact bound)`` (see :func:`measured`) or None."""
     t0 = time.perf_counter()
     options = []
     for team in (0, 1):
@@ -352,7 +373,7 @@ def with_alternatives(
     best = None
     for a, la in options[0]:
         for b, ub in options[1]:
-            if merge_team_mixtures(a.weights, b.weights).probs.size > max_signals:
+            if not fits(a.weights, b.weights, max_signals, per_team):
                 continue
             if best is None or ub - la < best[3] - best[2]:
                 best = (a, b, la, ub)
@@ -371,15 +392,15 @@ def with_alternatives(
 
 
 def from_alternatives(
-    game: DagGame, alternatives, *, max_signals: int = MAX_SIGNALS
+    game: DagGame, alternatives, *, max_signals: int = MAX_SIGNALS, per_team: bool = False
 ) -> ExportResult | None:
     """The export made of both teams' alternatives alone (pairs ``(TeamMixture, exact
-    bound)``, see :func:`measured`); None if one is missing or they merge into more than
-    ``max_signals`` signals."""
+    bound)``, see :func:`measured`); None if one is missing or they do not :func:`fits` the
+    budget of ``max_signals`` signals (merged, or per team with ``per_team``)."""
     if any(a is None for a in alternatives):
         return None
     (a, la), (b, ub) = alternatives
-    if merge_team_mixtures(a.weights, b.weights).probs.size > max_signals:
+    if not fits(a.weights, b.weights, max_signals, per_team):
         return None
     t0 = time.perf_counter()
     sub = merge_submission(game, (a, b))
@@ -410,6 +431,21 @@ def merge_submission(game: DagGame, mixtures) -> Submission:
     probs = merged.probs / merged.probs.sum()
     return Submission(
         np.arange(len(probs), dtype=np.int64), probs, tuple(sorted(strategies)), strategies
+    )
+
+
+def team_submission(tree, mixture: TeamMixture) -> Submission:
+    """One team's own submission: its mixture's signals and weights as they are (no merge),
+    what a 2025 team zip holds (:func:`teamleduc.formats2025.write_team_zip`). ``tree``: the
+    game's public tree."""
+    tabs = infoset_tables(tree)
+    strategies = mixture.strategies({s: tabs[s].size for s in mixture.seats})
+    probs = np.asarray(mixture.weights, dtype=np.float64)
+    return Submission(
+        np.arange(probs.size, dtype=np.int64),
+        probs / probs.sum(),
+        tuple(mixture.seats),
+        {s: np.asarray(strategies[s]) for s in mixture.seats},
     )
 
 

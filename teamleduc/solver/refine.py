@@ -42,6 +42,7 @@ team-leduc-2025 with 100 signals takes 0.12 s on 2 cores.
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -50,7 +51,14 @@ from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
 from ..infosets import infoset_tables
 from .common import ProductStrategy, TeamMixture
 from .dag_cfr import dcfr
-from .export import ExportResult, from_alternatives, guaranteed_value, measured, merge_submission
+from .export import (
+    ExportResult,
+    fits,
+    from_alternatives,
+    guaranteed_value,
+    measured,
+    merge_submission,
+)
 from .refine_kernels import _member_pass, _member_reach, _member_values, _pair_reach
 
 #: default number of signals a refined team mixture may use (before the merge cap)
@@ -323,6 +331,77 @@ def auto_seconds(game: DagGame, time_limit: float, signals: int, startup: float 
     return share if enough and share >= AUTO_MIN_SECONDS else 0.0
 
 
+class TeamRefinement:
+    """A resumable :func:`refine_team`: :meth:`step` runs one block of the next member (kept
+    only if it improves the exact bound; otherwise undone, and that member's next block is
+    twice as long), so that a caller may interleave blocks with other work, e.g. the regret
+    minimiser going on (:func:`interleaved`). ``best`` = (exact bound, mixture) so far."""
+
+    def __init__(
+        self,
+        game: DagGame,
+        mixture: TeamMixture,
+        bound: float,
+        *,
+        signals: int,
+        extra=(),
+        block_iters: int = BLOCK_ITERS,
+        fixed_weights: bool = False,
+        opponent=None,
+    ):
+        team = mixture.team
+        tabs = infoset_tables(game.tree)
+        sizes = {s: tabs[s].size for s in mixture.seats}
+        order = np.argsort(-mixture.weights, kind="stable")[:signals]
+        strat = mixture.strategies(sizes)
+        sig = {s: [strat[s][j] for j in order] for s in mixture.seats}
+        w = list(mixture.weights[order])
+        if extra:
+            wmin = min(w) if w else 1.0
+            tm = TeamMixture(team, mixture.seats, np.ones(len(extra)), tuple(extra))
+            es = tm.strategies(sizes)
+            for j in range(len(extra)):
+                if len(w) >= signals:
+                    break
+                for s in mixture.seats:
+                    sig[s].append(es[s][j])
+                w.append(0.1 * wmin)
+        sig = {s: np.array(v) for s, v in sig.items()}
+        self.game, self.team = game, team
+        self.refiner = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
+        # the solver's arrays are copied once; from then on the blocks pass on their own
+        self.refiner.opponent = None if opponent is None else tuple(a.copy() for a in opponent)
+        self.best = (bound, mixture)
+        self.block_iters = block_iters
+        # a block that failed is likely to fail again from the same point: that member's
+        # next block is twice as long (until a block of either member succeeds)
+        self.length = [block_iters, block_iters]
+        self.blocks = 0
+
+    def step(self, deadline: float, max_iters: int = 10**9, opponent=None) -> tuple:
+        """One block of the next member until ``deadline`` (or its length); ``opponent`` =
+        (regrets, strategy) to restart the other team's regret minimiser from (copied), else
+        it goes on from the last block. Returns :attr:`best`."""
+        tr = self.refiner
+        if opponent is not None:
+            tr.opponent = tuple(a.copy() for a in opponent)
+        free_k = 1 - (self.blocks % 2)
+        # a block replaces (never writes into) these arrays: references suffice to undo it
+        before = (tr.p, tr.sig[tr.seats[free_k]])
+        tr.block(free_k, deadline, max_iters, iters=self.length[free_k])
+        mix = tr.mixture(tr.p, tr.sig)
+        val = guaranteed_value(self.game, mix)  # of the mixture as written (zero weights dropped)
+        if _better(self.team)(val, self.best[0]):
+            self.best = (val, mix)
+            self.length = [self.block_iters, self.block_iters]
+        else:
+            # the block made things worse: the next one (other member) starts from the best
+            tr.p, tr.sig[tr.seats[free_k]] = before
+            self.length[free_k] *= 2
+        self.blocks += 1
+        return self.best
+
+
 def refine_team(
     game: DagGame,
     mixture: TeamMixture,
@@ -345,59 +424,29 @@ def refine_team(
     signal weights (only the per-signal behaviour moves), e.g. to keep both teams' equal
     weights aligned in the merged meta-strategy. Blocks of ``block_iters`` iterations
     (at most ``max_iters``; at most ``blocks`` blocks) alternate the members until the time
-    is up; a block that does not improve is undone. ``opponent`` = (regrets, strategy) of
-    the other team's DAG to start its regret minimiser from (e.g. the solver's state; it
-    is copied). ``progress(team, block, bound)`` is called after each block with the best
-    exact bound so far. Returns ``(bound, mixture)``, the input unchanged unless a strictly better exactly
-    measured mixture was found."""
-    team = mixture.team
-    tabs = infoset_tables(game.tree)
-    sizes = {s: tabs[s].size for s in mixture.seats}
-    order = np.argsort(-mixture.weights, kind="stable")[:signals]
-    strat = mixture.strategies(sizes)
-    sig = {s: [strat[s][j] for j in order] for s in mixture.seats}
-    w = list(mixture.weights[order])
-    if extra:
-        wmin = min(w) if w else 1.0
-        tm = TeamMixture(team, mixture.seats, np.ones(len(extra)), tuple(extra))
-        es = tm.strategies(sizes)
-        for j in range(len(extra)):
-            if len(w) >= signals:
-                break
-            for s in mixture.seats:
-                sig[s].append(es[s][j])
-            w.append(0.1 * wmin)
-    sig = {s: np.array(v) for s, v in sig.items()}
-    tr = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
-    # the solver's arrays are copied once; from then on the blocks pass on their own
-    tr.opponent = None if opponent is None else tuple(a.copy() for a in opponent)
+    is up; a block that does not improve is undone (:class:`TeamRefinement`). ``opponent`` =
+    (regrets, strategy) of the other team's DAG to start its regret minimiser from (e.g. the
+    solver's state; it is copied). ``progress(team, block, bound)`` is called after each
+    block with the best exact bound so far. Returns ``(bound, mixture)``, the input unchanged
+    unless a strictly better exactly measured mixture was found."""
+    run = TeamRefinement(
+        game,
+        mixture,
+        bound,
+        signals=signals,
+        extra=extra,
+        block_iters=block_iters,
+        fixed_weights=fixed_weights,
+        opponent=opponent,
+    )
     end = time.perf_counter() + time_limit
-    best = (bound, mixture)
-    better = _better(team)
-    b = 0
-    # a block that failed is likely to fail again from the same point: that member's next
-    # block is twice as long (until a block of either member succeeds)
-    length = [block_iters, block_iters]
-    while blocks is None or b < blocks:
-        if b > 0 and time.perf_counter() >= end:
+    while blocks is None or run.blocks < blocks:
+        if run.blocks > 0 and time.perf_counter() >= end:
             break
-        free_k = 1 - (b % 2)
-        # a block replaces (never writes into) these arrays: references suffice to undo it
-        before = (tr.p, tr.sig[tr.seats[free_k]])
-        tr.block(free_k, end, max_iters, iters=length[free_k])
-        mix = tr.mixture(tr.p, tr.sig)
-        val = guaranteed_value(game, mix)  # of the mixture as written (zero weights dropped)
-        if better(val, best[0]):
-            best = (val, mix)
-            length = [block_iters, block_iters]
-        else:
-            # the block made things worse: the next one (other member) starts from the best
-            tr.p, tr.sig[tr.seats[free_k]] = before
-            length[free_k] *= 2
+        run.step(end, max_iters)
         if progress is not None:
-            progress(team, b, best[0])
-        b += 1
-    return best
+            progress(mixture.team, run.blocks - 1, run.best[0])
+    return run.best
 
 
 def halves(max_signals: int) -> tuple[int, int]:
@@ -407,20 +456,47 @@ def halves(max_signals: int) -> tuple[int, int]:
     return a, max_signals + 1 - a
 
 
-def halves_export(game: DagGame, restart, max_signals: int) -> ExportResult:
+def team_sizes(max_signals: int, per_team: bool = False) -> tuple[int, int]:
+    """Signals per team with free weights: ``max_signals`` each when each team has its own
+    meta-strategy (``per_team``, the 2025 team zips), else :func:`halves`."""
+    return (max_signals, max_signals) if per_team else halves(max_signals)
+
+
+def refined_team_signals(game: DagGame, max_signals: int, seconds: float) -> int:
+    """Signals per team for 2025 team zips refined for ``seconds`` (both teams together): the
+    largest K <= ``max_signals`` at which each team's half buys one block of
+    :data:`BLOCK_ITERS` iterations (:func:`iteration_seconds`), and at least half the cap.
+    More signals refine better given the time (same averages, 120 s: 0.0083 with 200 + 201
+    signals against 0.0114 with 50 + 51; 300 s: 0.0038 against 0.0077), but an iteration
+    costs more, and a warm block that is cut short rarely beats its start (60 s runs of
+    team-leduc-2025 under load: 0.178, 0.053, 0.074 with 100 per team against 0.054, 0.049
+    with 50 + 51). On 2 cores: 50 per team at a 60 s limit, 100 from about 95 s."""
+    low = max(max_signals // 2, 1)
+    per_iter = _SECONDS_PER_SIGNAL_NODE * game.tree.num_nodes
+    rows = max(d.num_rows for d in game.dags)
+    fit = (seconds / 2 / BLOCK_ITERS - _SECONDS_PER_ROW * rows) / per_iter
+    return int(min(max_signals, max(low, math.floor(fit))))
+
+
+def halves_export(game: DagGame, restart, max_signals: int, per_team: bool = False) -> ExportResult:
     """The starting point of a restarted :func:`refine_export` as an export of its own: each
-    team's average as :func:`halves` of ``max_signals`` stratified signals (``restart(team,
-    K)``), with free weights and exact bounds. A run that refines a big game exports this
-    instead of ``max_signals`` equal-weight signals, from which the refinement would only
-    restart here (that export took about 25 s of a 5-minute team-leduc run)."""
+    team's average as :func:`team_sizes` stratified signals (``restart(team, K)``; halves of
+    ``max_signals`` for a merged CSV submission, ``max_signals`` each with ``per_team``), with
+    free weights and exact bounds. A run that refines a big game exports this instead of
+    ``max_signals`` equal-weight signals, from which the refinement would only restart here
+    (that export took about 25 s of a 5-minute team-leduc run)."""
     return from_alternatives(
-        game, _measured_halves(game, restart, max_signals), max_signals=max_signals
+        game,
+        _measured_halves(game, restart, max_signals, per_team),
+        max_signals=max_signals,
+        per_team=per_team,
     )
 
 
-def _measured_halves(game: DagGame, restart, max_signals: int) -> tuple:
-    """Each team's ``restart(team, K)`` for K in :func:`halves`, with its exact bound."""
-    return measured(game, [restart(team, k) for team, k in enumerate(halves(max_signals))])
+def _measured_halves(game: DagGame, restart, max_signals: int, per_team: bool = False) -> tuple:
+    """Each team's ``restart(team, K)`` for K in :func:`team_sizes`, with its exact bound."""
+    sizes = team_sizes(max_signals, per_team)
+    return measured(game, [restart(team, k) for team, k in enumerate(sizes)])
 
 
 def refine_export(
@@ -437,6 +513,7 @@ def refine_export(
     opponents=(None, None),
     restart=None,
     keep_sizes: bool = False,
+    per_team: bool = False,
 ) -> ExportResult:
     """The export ``ex`` (:class:`.export.ExportResult`) refined for ``time_limit`` seconds
     (half per team); returned only if its exact gap is smaller, else ``ex`` itself.
@@ -451,7 +528,9 @@ def refine_export(
     ``keep_sizes`` refines ``ex``'s mixtures as they are (no restart, no filling up with
     peels; e.g. ``ex`` from :func:`halves_export`). ``progress(lower, upper)`` is called
     after each block with the exact bounds of the pair being refined (its best mixtures so
-    far)."""
+    far). ``per_team``: each team has its own meta-strategy of up to ``max_signals`` signals
+    (the 2025 team zips), so nothing is merged and each team refines its own weights over
+    ``max_signals`` signals (see :func:`team_sizes`)."""
     t0 = time.perf_counter()
     mix = list(ex.mixtures)
     bounds = [ex.lower, ex.upper]
@@ -464,10 +543,11 @@ def refine_export(
         and all(len(d.seats) == 2 for d in game.dags)
     )
     if restarted:
-        (ma, la), (mb, ub) = _measured_halves(game, restart, max_signals)
+        (ma, la), (mb, ub) = _measured_halves(game, restart, max_signals, per_team)
         mix, bounds = [ma, mb], [la, ub]
     # equal weights kept bit for bit still merge into K
-    fixed = aligned and not restarted and not keep_sizes
+    # (per team, nothing is merged: the weights are free)
+    fixed = aligned and not restarted and not keep_sizes and not per_team
 
     def report(team, block, best):
         bounds[team] = best
@@ -477,7 +557,8 @@ def refine_export(
     # equal weights and the restart keep their sizes; otherwise peels may fill up to the cap
     sized = fixed or restarted or keep_sizes
     for team in (0, 1):
-        cap = mix[team].size if sized else min(signals, max_signals + 1 - mix[1 - team].size)
+        room = max_signals if per_team else max_signals + 1 - mix[1 - team].size
+        cap = mix[team].size if sized else min(signals, room)
         if cap < 1 or len(game.dags[team].seats) != 2:
             continue
         extra = []
@@ -500,8 +581,8 @@ def refine_export(
         )
     if bounds[1] - bounds[0] >= ex.gap:
         return ex
+    assert fits(mix[0].weights, mix[1].weights, max_signals, per_team)
     sub = merge_submission(game, tuple(mix))
-    assert sub.num_signals <= max_signals
     return ExportResult(
         mixtures=tuple(mix),
         lower=float(bounds[0]),

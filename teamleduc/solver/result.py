@@ -4,14 +4,20 @@
 from __future__ import annotations
 
 import math
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__
 from ..config import GameConfig
+from ..formats2025 import team_zip_name, write_team_zip
 from ..submission import write_submission
+from .budget import CSV, TEAMS_2025
+from .export import team_submission
 from .report import PLOT_NAME, plot_convergence, write_report
 
+#: the submission's folder in a run's output folder; the merged CSV one beside team zips
+SUBMISSION_DIR, CSV_DIR = "submission", "submission-csv"
 #: status codes of :class:`SolveResult`
 TARGET_REACHED, TIME_LIMIT, ITERATION_LIMIT, INTERRUPTED, SOLVED = 0, 1, 2, 3, 4
 STATUS_MESSAGES = {
@@ -37,7 +43,13 @@ class SolveResult:
     gap : ``upper - lower``, the exported submission's saddle-point gap.
     iterations, seconds : algorithm iterations and wall-clock seconds over all sessions of the
         run (a resumed run adds up).
-    signals : signals of the merged meta-strategy; ``team_signals`` each team's mixture size.
+    signals : signals of the merged meta-strategy; ``team_signals`` each team's mixture size
+        (its own meta-strategy's signals in 2025 team zips).
+    export_format : ``"csv"`` (one merged submission) or ``"teams2025"`` (one zip per team,
+        each with its own meta-strategy of at most ``max_signals`` signals); see
+        :mod:`.budget`.
+    mixtures : both teams' exported mixtures (what the team zips hold; not in
+        :meth:`to_dict`).
     history : every exact measurement of the run (``Measurement.what`` says of what).
     submission : the exported full submission (not in :meth:`to_dict`).
     peak_memory : peak resident memory of the process in bytes.
@@ -60,10 +72,22 @@ class SolveResult:
     peak_memory: int
     verified_by: str
     out_dir: str | None = None
+    export_format: str = CSV
+    max_signals: int = 100
+    mixtures: tuple | None = None
 
     @property
     def gap(self) -> float:
         return self.upper - self.lower
+
+    def files(self) -> list[str]:
+        """What :func:`write_outputs` writes for the submission: ``submission`` (CSV files or,
+        for ``"teams2025"``, the team zips) and ``submission-csv`` when the team zips' merged
+        meta-strategy fits ``max_signals`` (then the CSV files play exactly the same)."""
+        if self.export_format != TEAMS_2025:
+            return [SUBMISSION_DIR]
+        lossless = self.signals <= self.max_signals
+        return [SUBMISSION_DIR] + ([CSV_DIR] if lossless else [])
 
     @property
     def success(self) -> bool:
@@ -77,10 +101,14 @@ class SolveResult:
             f"{self.preset}: {self.method}, {count(self.iterations, 'iteration')} in "
             f"{self.seconds:.1f} s ({self.message})",
             f"  TMECor value of team A in [{self.lower:+.9f}, {self.upper:+.9f}]",
-            f"  exported submission: {count(self.signals, 'signal')} "
-            f"(team A {self.team_signals[0]}, team B {self.team_signals[1]}), "
-            f"exact saddle-point gap {self.gap:.3e} "
-            f"(measured by {self.verified_by})",
+            (
+                f"  exported team zips: team A {count(self.team_signals[0], 'signal')}, "
+                f"team B {count(self.team_signals[1], 'signal')} (merged: {self.signals}), "
+                if self.export_format == TEAMS_2025
+                else f"  exported submission: {count(self.signals, 'signal')} "
+                f"(team A {self.team_signals[0]}, team B {self.team_signals[1]}), "
+            )
+            + f"exact saddle-point gap {self.gap:.3e} (measured by {self.verified_by})",
             f"  peak memory {self.peak_memory / 2**30:.2f} GiB",
         ]
         if self.out_dir:
@@ -102,12 +130,29 @@ class SolveResult:
             "gap": self.gap,
             "signals": self.signals,
             "team_signals": list(self.team_signals),
+            "export_format": self.export_format,
+            "files": self.files(),
             "export_seconds": round(self.export_seconds, 3),
             "peak_memory_bytes": self.peak_memory,
             "peak_memory_gib": round(self.peak_memory / 2**30, 3),
             "gap_measured_by": self.verified_by,
             "history": [m.to_dict() for m in self.history],
         }
+
+
+def _write_team_zips(result: SolveResult, folder: Path, config: GameConfig) -> None:
+    """``team13.zip`` and ``team24.zip`` in ``folder`` (replaced), each team's own mixture."""
+    from ..tree import build_tree
+
+    if folder.exists() and not folder.is_dir():
+        folder.unlink()
+    elif folder.is_dir():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    tree = build_tree(config)
+    for mixture in result.mixtures:
+        part = team_submission(tree, mixture)
+        write_team_zip(part, folder / team_zip_name(part.seats), config, part.seats)
 
 
 def _jsonable(obj):
@@ -120,10 +165,20 @@ def _jsonable(obj):
 
 
 def write_outputs(result: SolveResult, out: str | Path, config: GameConfig) -> None:
-    """``submission/``, ``solve-report.json`` and ``convergence.png`` in ``out``."""
+    """``submission/`` (CSV files, or the 2025 team zips and, when lossless,
+    ``submission-csv/``), ``solve-report.json`` and ``convergence.png`` in ``out``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    write_submission(result.submission, out / "submission", overwrite=True, config=config)
+    files = result.files()
+    if result.export_format == TEAMS_2025:
+        _write_team_zips(result, out / SUBMISSION_DIR, config)
+    else:
+        write_submission(result.submission, out / SUBMISSION_DIR, overwrite=True, config=config)
+    stale = out / CSV_DIR
+    if CSV_DIR in files:
+        write_submission(result.submission, stale, overwrite=True, config=config)
+    elif stale.is_dir():  # from an earlier run into the same folder: it is not this export
+        shutil.rmtree(stale)
     write_report(result, out)
     plot_convergence(
         result.history,

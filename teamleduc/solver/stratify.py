@@ -288,10 +288,15 @@ def _normalise(num, uniform):
 
 
 def stratified_counts(
-    game: DagGame, team: int, sigma: np.ndarray, signals: int, round_share: float = ROUND_SHARE
+    game: DagGame,
+    team: int,
+    sigma: np.ndarray,
+    signals: int,
+    round_share: float = ROUND_SHARE,
+    weights: np.ndarray | None = None,
 ):
     """Run the pass: ({seat: (K, n, 3) action counts}, (Z, X) DAG terminal reach of the
-    signals together)."""
+    signals together). ``weights``: the signals' masses at the root (default 1/K each)."""
     if signals < 1:
         raise ValueError("signals must be at least 1")
     d = game.dags[team]
@@ -302,7 +307,12 @@ def stratified_counts(
     n1 = nums[1] if len(nums) > 1 else np.zeros((K, 0, 3))
     reach = np.zeros((len(tree.terminals), d.num_deals))
     pool_size = (int(tree.depth.max()) + 2) * tree.children.shape[1] + 1
-    weights = np.full(K, 1.0 / K)
+    if weights is None:
+        weights = np.full(K, 1.0 / K)
+    else:
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        if weights.shape != (K,) or (weights < 0).any() or abs(weights.sum() - 1.0) > 1e-9:
+            raise ValueError(f"weights must be {K} non-negative numbers summing to 1")
     _stratify(
         tree.kind,
         tree.children,
@@ -332,11 +342,17 @@ def stratified_counts(
 
 
 def stratified_mixture(
-    game: DagGame, team: int, sigma: np.ndarray, signals: int, round_share: float = ROUND_SHARE
+    game: DagGame,
+    team: int,
+    sigma: np.ndarray,
+    signals: int,
+    round_share: float = ROUND_SHARE,
+    weights: np.ndarray | None = None,
 ) -> TeamMixture:
     """``team``'s behavioural DAG strategy ``sigma`` as ``signals`` equally likely product
-    strategies (see the module docstring)."""
-    counts, _ = stratified_counts(game, team, sigma, signals, round_share)
+    strategies (see the module docstring); or with the given ``weights`` (e.g. the other
+    team's, so that both teams share one meta-strategy)."""
+    counts, _ = stratified_counts(game, team, sigma, signals, round_share, weights)
     tabs = infoset_tables(game.tree)
     probs = {}
     for s, num in counts.items():
@@ -346,4 +362,5 @@ def stratified_mixture(
     items = tuple(
         ProductStrategy(d.seats, {s: probs[s][k] for s in d.seats}) for k in range(signals)
     )
-    return TeamMixture(team, d.seats, np.full(signals, 1.0 / signals), items)
+    w = np.full(signals, 1.0 / signals) if weights is None else np.asarray(weights, np.float64)
+    return TeamMixture(team, d.seats, w.copy(), items)
