@@ -2,6 +2,7 @@
 ``solve`` at several moments; exit code 130 within 2 s, "aborted" or the solver's
 "interrupted" line, no traceback, no process left, the target untouched or complete."""
 
+import json
 import os
 import shutil
 import signal
@@ -144,3 +145,35 @@ def test_solve(tmp_path, delay):
         assert resumed.returncode == 0, resumed.stderr
     no_hidden(tmp_path)
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_solve_during_refinement(tmp_path):
+    """Ctrl-C while the export is being refined ends the refinement after its iteration and
+    writes the best export so far, like a stop anywhere else (it used to wait for the whole
+    refinement, then abort without writing)."""
+    proc = subprocess.Popen(
+        [TEAMLEDUC, "solve", "--preset", "small-team-leduc", "--max-iterations", "20"]
+        + ["--refine-seconds", "60", "--time-limit", "120", "--out", "run"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+        text=True,
+    )
+    lines = []
+    for line in proc.stdout:  # wait until the refinement reports its first block
+        lines.append(line)
+        if "(refining)" in line:
+            break
+    else:
+        pytest.fail("the run ended before refining: " + "".join(lines))
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    rest, _ = proc.communicate(timeout=60)
+    seconds = time.monotonic() - sent
+    assert proc.returncode == 130, rest
+    assert seconds < SOLVE_DEADLINE, seconds
+    assert "Traceback" not in rest and "interrupted" in rest
+    report = json.loads((tmp_path / "run" / "solve-report.json").read_text())
+    assert report["status"] == 3  # interrupted
+    assert (tmp_path / "run" / "submission" / "meta-strategy.csv").exists()

@@ -440,10 +440,13 @@ def solve(
                 restart=alg.stratified,
                 keep_sizes=ex is halves,
                 per_team=each_team,
+                stop=lambda: stop.set,  # Ctrl-C ends the refinement after its iteration
             )
             if refined is not ex:
                 ex = refined
                 record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))
+            if stop.set:  # Ctrl-C during the refinement: write its best export, as at any stop
+                status = INTERRUPTED
         lower, upper = ex.lower, ex.upper
         lo2, up2, verified_by = submission_gap(config, ex.submission)
         if abs(lo2 - lower) > 1e-7 * max(1.0, abs(lower)) or abs(up2 - upper) > 1e-7 * max(

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -157,6 +158,7 @@ class _TeamRefiner:
         max_iters: int = 10**9,
         iters: int | None = None,
         warm: float = WARM_ITERS,
+        stop: Callable[[], bool] | None = None,
     ) -> float:
         """Optimise member ``free_k``'s strategies (and the weights unless fixed) until
         ``deadline`` or ``max_iters`` iterations. With ``iters``, stop after that many unless
@@ -164,7 +166,8 @@ class _TeamRefiner:
         The block's average is measured exactly every :data:`CHECK_EVERY` iterations and at
         the end; the best one is kept and its exact value returned (early averages of a block
         are much worse than its start). ``warm`` > 0 starts the free member's regrets so that
-        regret matching reproduces its current strategy (:data:`WARM_ITERS`)."""
+        regret matching reproduces its current strategy (:data:`WARM_ITERS`). ``stop()`` true
+        ends the block after the current iteration (Ctrl-C in the solver)."""
         g, t, team = self.game, self.tree, self.team
         term = t.terminals
         free, fixed = self.seats[free_k], self.seats[1 - free_k]
@@ -256,7 +259,9 @@ class _TeamRefiner:
 
         it = 0
         t_start = time.perf_counter()
-        while it < max_iters and (it == 0 or time.perf_counter() < deadline):
+        while it < max_iters and (
+            it == 0 or (time.perf_counter() < deadline and not (stop is not None and stop()))
+        ):
             if iters is not None and it >= iters:
                 now = time.perf_counter()
                 if deadline - now >= 0.6 * iters * (now - t_start) / it:
@@ -378,7 +383,13 @@ class TeamRefinement:
         self.length = [block_iters, block_iters]
         self.blocks = 0
 
-    def step(self, deadline: float, max_iters: int = 10**9, opponent=None) -> tuple:
+    def step(
+        self,
+        deadline: float,
+        max_iters: int = 10**9,
+        opponent=None,
+        stop: Callable[[], bool] | None = None,
+    ) -> tuple:
         """One block of the next member until ``deadline`` (or its length); ``opponent`` =
         (regrets, strategy) to restart the other team's regret minimiser from (copied), else
         it goes on from the last block. Returns :attr:`best`."""
@@ -388,7 +399,7 @@ class TeamRefinement:
         free_k = 1 - (self.blocks % 2)
         # a block replaces (never writes into) these arrays: references suffice to undo it
         before = (tr.p, tr.sig[tr.seats[free_k]])
-        tr.block(free_k, deadline, max_iters, iters=self.length[free_k])
+        tr.block(free_k, deadline, max_iters, iters=self.length[free_k], stop=stop)
         mix = tr.mixture(tr.p, tr.sig)
         val = guaranteed_value(self.game, mix)  # of the mixture as written (zero weights dropped)
         if _better(self.team)(val, self.best[0]):
@@ -416,6 +427,7 @@ def refine_team(
     max_iters: int = 10**9,
     fixed_weights: bool = False,
     opponent=None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[float, TeamMixture]:
     """Refine one team's mixture for ``time_limit`` seconds with at most ``signals`` signals.
 
@@ -427,7 +439,8 @@ def refine_team(
     is up; a block that does not improve is undone (:class:`TeamRefinement`). ``opponent`` =
     (regrets, strategy) of the other team's DAG to start its regret minimiser from (e.g. the
     solver's state; it is copied). ``progress(team, block, bound)`` is called after each
-    block with the best exact bound so far. Returns ``(bound, mixture)``, the input unchanged
+    block with the best exact bound so far; ``stop()`` true ends the refinement after the
+    current iteration (a block cut short is still measured and kept only if better). Returns ``(bound, mixture)``, the input unchanged
     unless a strictly better exactly measured mixture was found."""
     run = TeamRefinement(
         game,
@@ -441,9 +454,9 @@ def refine_team(
     )
     end = time.perf_counter() + time_limit
     while blocks is None or run.blocks < blocks:
-        if run.blocks > 0 and time.perf_counter() >= end:
+        if run.blocks > 0 and (time.perf_counter() >= end or (stop is not None and stop())):
             break
-        run.step(end, max_iters)
+        run.step(end, max_iters, stop=stop)
         if progress is not None:
             progress(mixture.team, run.blocks - 1, run.best[0])
     return run.best
@@ -514,6 +527,7 @@ def refine_export(
     restart=None,
     keep_sizes: bool = False,
     per_team: bool = False,
+    stop: Callable[[], bool] | None = None,
 ) -> ExportResult:
     """The export ``ex`` (:class:`.export.ExportResult`) refined for ``time_limit`` seconds
     (half per team); returned only if its exact gap is smaller, else ``ex`` itself.
@@ -559,7 +573,7 @@ def refine_export(
     for team in (0, 1):
         room = max_signals if per_team else max_signals + 1 - mix[1 - team].size
         cap = mix[team].size if sized else min(signals, room)
-        if cap < 1 or len(game.dags[team].seats) != 2:
+        if cap < 1 or len(game.dags[team].seats) != 2 or (stop is not None and stop()):
             continue
         extra = []
         if candidates is not None and not sized:
@@ -578,6 +592,7 @@ def refine_export(
             blocks=blocks,
             fixed_weights=fixed,
             opponent=opponents[team],
+            stop=stop,
         )
     if bounds[1] - bounds[0] >= ex.gap:
         return ex
