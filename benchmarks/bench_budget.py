@@ -37,20 +37,7 @@ from teamleduc.solver.common import TeamMixture
 from teamleduc.solver.export import ExportResult, fits, guaranteed_value, merge_submission
 from teamleduc.solver.stratify import stratified_mixture
 
-
-def _setting(name: str, default: str, parse):
-    raw = os.environ.get(name, default)
-    try:
-        return parse(raw)
-    except ValueError:
-        raise SystemExit(f"{name}: {raw!r} is not valid (default {default!r})") from None
-
-
-def _seconds(raw: str) -> float:
-    s = float(raw)
-    if not 0 < s < float("inf"):
-        raise ValueError
-    return s
+from .settings import positive_seconds, setting
 
 
 def _sizes(raw: str) -> list[int]:
@@ -99,9 +86,9 @@ def shared_weights(alg, leader: int, signals: int, seconds: float) -> ExportResu
 
 def main() -> None:
     preset = os.environ.get("BENCH_BUDGET_PRESET", "team-leduc-2025")
-    solve_s = _setting("BENCH_BUDGET_SOLVE", "25", _seconds)
-    refine_s = _setting("BENCH_BUDGET_REFINE", "30", _seconds)
-    team_k = _setting("BENCH_BUDGET_TEAM_K", "50,100", _sizes)
+    solve_s = setting("BENCH_BUDGET_SOLVE", "25", positive_seconds)
+    refine_s = setting("BENCH_BUDGET_REFINE", "30", positive_seconds)
+    team_k = setting("BENCH_BUDGET_TEAM_K", "50,100", _sizes)
     try:
         config = get_config(preset)
     except ValueError as exc:

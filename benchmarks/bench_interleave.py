@@ -30,20 +30,7 @@ from teamleduc.solver import _RegretAlgorithm, refine
 from teamleduc.solver.budget import native_format, per_team
 from teamleduc.solver.export import guaranteed_value
 
-
-def _setting(name: str, default: str, parse):
-    raw = os.environ.get(name, default)
-    try:
-        return parse(raw)
-    except ValueError:
-        raise SystemExit(f"{name}: {raw!r} is not valid (default {default!r})") from None
-
-
-def _positive(raw: str) -> list[float]:
-    values = [float(v) for v in raw.split(",")]
-    if not all(0 < v < float("inf") for v in values):
-        raise ValueError
-    return values
+from .settings import positive_list, setting
 
 
 def _share(raw: str) -> float:
@@ -126,10 +113,10 @@ def interleaved(config, seconds: float, signals: int, warmup: float, dcfr_s: flo
 
 def main() -> None:
     preset = os.environ.get("BENCH_INTERLEAVE_PRESET", "team-leduc-2025")
-    totals = _setting("BENCH_INTERLEAVE_SECONDS", "55", _positive)
-    signals = _setting("BENCH_INTERLEAVE_SIGNALS", "100", _signals)
-    warmup = _setting("BENCH_INTERLEAVE_WARMUP", "0.25", _share)
-    rnd = _setting("BENCH_INTERLEAVE_ROUND", "4,8", _positive)
+    totals = setting("BENCH_INTERLEAVE_SECONDS", "55", positive_list)
+    signals = setting("BENCH_INTERLEAVE_SIGNALS", "100", _signals)
+    warmup = setting("BENCH_INTERLEAVE_WARMUP", "0.25", _share)
+    rnd = setting("BENCH_INTERLEAVE_ROUND", "4,8", positive_list)
     if len(rnd) != 2:
         raise SystemExit("BENCH_INTERLEAVE_ROUND: give two numbers (DCFR, refinement seconds)")
     try:

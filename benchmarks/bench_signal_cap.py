@@ -21,14 +21,7 @@ import time
 from teamleduc.config import get_config
 from teamleduc.solver import _RegretAlgorithm, refine
 
-
-def _setting(name: str, default: str, parse):
-    raw = os.environ.get(name, default)
-    try:
-        value = parse(raw)
-    except ValueError:
-        raise SystemExit(f"{name}: {raw!r} is not valid (default {default!r})") from None
-    return value
+from .settings import positive_seconds, setting
 
 
 def _caps(raw: str) -> list[int]:
@@ -38,18 +31,11 @@ def _caps(raw: str) -> list[int]:
     return caps
 
 
-def _seconds(raw: str) -> float:
-    s = float(raw)
-    if not s > 0:
-        raise ValueError
-    return s
-
-
 def main() -> None:
     preset = os.environ.get("BENCH_CAP_PRESET", "team-leduc-2025")
-    solve_s = _setting("BENCH_CAP_SOLVE", "25", _seconds)
-    refine_s = _setting("BENCH_CAP_REFINE", "120", _seconds)
-    caps = _setting("BENCH_CAPS", "30,100,400", _caps)
+    solve_s = setting("BENCH_CAP_SOLVE", "25", positive_seconds)
+    refine_s = setting("BENCH_CAP_REFINE", "120", positive_seconds)
+    caps = setting("BENCH_CAPS", "30,100,400", _caps)
     try:
         config = get_config(preset)
     except ValueError as exc:

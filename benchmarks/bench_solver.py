@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+from .settings import positive_list, setting
+
 CFR = ["dcfr", "cfr+", "pcfr+"]
 ALL = CFR + ["double-oracle"]
 
@@ -42,17 +44,6 @@ TARGETS = {
 }
 
 
-def _durations(name: str, default: str) -> list[float]:
-    raw = os.environ.get(name, default)
-    try:
-        values = [float(v) for v in raw.split(",")]
-        if not all(0 < v < float("inf") for v in values):
-            raise ValueError
-    except ValueError:
-        raise SystemExit(f"{name}: {raw!r} is not valid (default {default!r})") from None
-    return values
-
-
 def _target(preset: str, seconds: float) -> float:
     known = TARGETS[preset]
     return known.get(seconds, known[min(known, key=lambda s: abs(s - seconds))])
@@ -61,8 +52,8 @@ def _target(preset: str, seconds: float) -> float:
 def _runs():
     """(preset, method, seconds, export format or None for the preset's own)."""
     full = os.environ.get("BENCH_SOLVER_FULL") == "1"
-    s2025 = _durations("BENCH_SOLVER_2025_SECONDS", "60")
-    steam = _durations("BENCH_SOLVER_TEAM_SECONDS", "300")
+    s2025 = setting("BENCH_SOLVER_2025_SECONDS", "60", positive_list)
+    steam = setting("BENCH_SOLVER_TEAM_SECONDS", "300", positive_list)
     runs = [("leduc", m, 2.0, None) for m in CFR]
     for seconds in s2025:
         runs += [("team-leduc-2025", "dcfr", seconds, fmt) for fmt in ("csv", "teams2025")]

@@ -32,8 +32,6 @@ BENCH_SUPPORT_REFINE=4``) take about 2 minutes. Results: ``docs/solver-support.m
 
 from __future__ import annotations
 
-import math
-import os
 import time
 
 import numpy as np
@@ -46,25 +44,12 @@ from teamleduc.solver.common import Candidates, TeamMixture
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
 
+from .settings import positive_seconds, setting
+
 #: a team's mixture is "exact" when its exploitability is at most this (both: gap <= 1e-6)
 EXACT = 5e-7
 #: the column generation stops at this exact gap
 LP_GAP = 1e-9
-
-
-def _setting(name: str, default: str, parse):
-    raw = os.environ.get(name, default)
-    try:
-        return parse(raw)
-    except ValueError:
-        raise SystemExit(f"{name}: {raw!r} is not valid (default {default!r})") from None
-
-
-def _seconds(raw: str) -> float:
-    s = float(raw)
-    if not 0 < s < math.inf:
-        raise ValueError
-    return s
 
 
 def _presets(raw: str) -> list:
@@ -125,12 +110,12 @@ def smallest_k(game, mix: TeamMixture, value: float, seconds: float):
 
 
 def main() -> None:
-    presets = _setting(
+    presets = setting(
         "BENCH_SUPPORT_PRESETS", "tiny-team,tiny-team-leduc,small-team-leduc", _presets
     )
-    dcfr_s = _setting("BENCH_SUPPORT_DCFR", "60", _seconds)
-    lp_s = _setting("BENCH_SUPPORT_LP", "1800", _seconds)
-    refine_s = _setting("BENCH_SUPPORT_REFINE", "6", _seconds)
+    dcfr_s = setting("BENCH_SUPPORT_DCFR", "60", positive_seconds)
+    lp_s = setting("BENCH_SUPPORT_LP", "1800", positive_seconds)
+    refine_s = setting("BENCH_SUPPORT_REFINE", "6", positive_seconds)
     print(
         f"exact TMECor support (column generation to gap {LP_GAP:g}, seeded by {dcfr_s:g} s of "
         f"dcfr) and the smallest K refined signals within {EXACT:g} of the value "
