@@ -26,18 +26,16 @@ seconds of DCFR (default 25, what ``teamleduc solve --time-limit 60`` solves),
 
 from __future__ import annotations
 
-import os
 import time
 
 import numpy as np
 
-from teamleduc.config import get_config
-from teamleduc.solver import _RegretAlgorithm, refine
+from teamleduc.solver import refine
 from teamleduc.solver.common import TeamMixture
 from teamleduc.solver.export import ExportResult, fits, guaranteed_value, merge_submission
 from teamleduc.solver.stratify import stratified_mixture
 
-from .settings import positive_seconds, setting
+from .settings import dcfr_for, positive_seconds, setting, team_preset
 
 
 def _sizes(raw: str) -> list[int]:
@@ -85,24 +83,15 @@ def shared_weights(alg, leader: int, signals: int, seconds: float) -> ExportResu
 
 
 def main() -> None:
-    preset = os.environ.get("BENCH_BUDGET_PRESET", "team-leduc-2025")
+    config = team_preset("BENCH_BUDGET_PRESET", "team-leduc-2025")
+    preset = config.name
     solve_s = setting("BENCH_BUDGET_SOLVE", "25", positive_seconds)
     refine_s = setting("BENCH_BUDGET_REFINE", "30", positive_seconds)
     team_k = setting("BENCH_BUDGET_TEAM_K", "50,100", _sizes)
-    try:
-        config = get_config(preset)
-    except ValueError as exc:
-        raise SystemExit(f"BENCH_BUDGET_PRESET: {exc}") from None
-    alg = _RegretAlgorithm(config, "dcfr")
+    alg, elapsed, m = dcfr_for(config, solve_s)
     rm, game = alg.rm, alg.game
-    if any(d.num_members != 2 for d in game.dags):
-        raise SystemExit(f"BENCH_BUDGET_PRESET: {preset} has no team of two to refine")
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < solve_s:
-        rm.iterate(1)
-    m = rm.measure()
     print(
-        f"{preset}: dcfr {rm.t} iterations in {time.perf_counter() - t0:.1f} s, averages' "
+        f"{preset}: dcfr {rm.t} iterations in {elapsed:.1f} s, averages' "
         f"exact gap {m.gap:.3e}; refinement {refine_s:g} s per variant (both teams)",
         flush=True,
     )

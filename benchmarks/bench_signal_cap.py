@@ -15,13 +15,9 @@ About 7 minutes with the defaults.
 
 from __future__ import annotations
 
-import os
-import time
+from teamleduc.solver import refine
 
-from teamleduc.config import get_config
-from teamleduc.solver import _RegretAlgorithm, refine
-
-from .settings import positive_seconds, setting
+from .settings import dcfr_for, positive_seconds, setting, team_preset
 
 
 def _caps(raw: str) -> list[int]:
@@ -32,25 +28,15 @@ def _caps(raw: str) -> list[int]:
 
 
 def main() -> None:
-    preset = os.environ.get("BENCH_CAP_PRESET", "team-leduc-2025")
+    config = team_preset("BENCH_CAP_PRESET", "team-leduc-2025")
+    preset = config.name
     solve_s = setting("BENCH_CAP_SOLVE", "25", positive_seconds)
     refine_s = setting("BENCH_CAP_REFINE", "120", positive_seconds)
     caps = setting("BENCH_CAPS", "30,100,400", _caps)
-    try:
-        config = get_config(preset)
-    except ValueError as exc:
-        raise SystemExit(f"BENCH_CAP_PRESET: {exc}") from None
-    # the solver's own adapter: its restart (stratified averages) and refinement opponents
-    alg = _RegretAlgorithm(config, "dcfr")
+    alg, elapsed, m = dcfr_for(config, solve_s)
     rm, game = alg.rm, alg.game
-    if any(d.num_members != 2 for d in game.dags):
-        raise SystemExit(f"BENCH_CAP_PRESET: {preset} has no team of two to refine")
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < solve_s:
-        rm.iterate(1)
-    m = rm.measure()
     print(
-        f"{preset}: dcfr {rm.t} iterations in {time.perf_counter() - t0:.1f} s, averages' "
+        f"{preset}: dcfr {rm.t} iterations in {elapsed:.1f} s, averages' "
         f"exact gap {m.gap:.3e}; refinement {refine_s:g} s per cap",
         flush=True,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -37,3 +38,29 @@ def positive_list(raw: str) -> list[float]:
     if not all(0 < v < math.inf for v in values):
         raise ValueError
     return values
+
+
+def team_preset(name: str, default: str):
+    """The preset named by ``os.environ[name]`` (default ``default``), which must have a team
+    of two to refine: its GameConfig, or a one-line exit naming the variable."""
+    from teamleduc.config import get_config
+
+    preset = os.environ.get(name, default)
+    try:
+        config = get_config(preset)
+    except ValueError as exc:
+        raise SystemExit(f"{name}: {exc}") from None
+    if any(len(team) != 2 for team in config.teams):
+        raise SystemExit(f"{name}: {preset} has no team of two to refine")
+    return config
+
+
+def dcfr_for(config, seconds: float):
+    """The solver's own DCFR adapter run for ``seconds``: ``(alg, elapsed, measurement)``."""
+    from teamleduc.solver import _RegretAlgorithm
+
+    alg = _RegretAlgorithm(config, "dcfr")
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        alg.rm.iterate(1)
+    return alg, time.perf_counter() - t0, alg.rm.measure()
