@@ -93,3 +93,19 @@ def test_bad_presets_one_line_exit_2(capsys, tmp_path, presets, message):
     )
     assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_study_outputs_follow_the_toolkit_rules(tmp_path, capsys):
+    """Non-finite numbers are refused before anything runs; --out is written as one unit and
+    an existing non-empty folder needs --overwrite, as for every other writing command."""
+    out = tmp_path / "p2"
+    base = ["study", "p2-advantage", "--presets", "kuhn", "--quiet", "--out", str(out)]
+    code, _, err = run(capsys, [*base, "--method", "dcfr", "--time-limit", "inf"])
+    assert code == 2 and "not a finite number" in err and not out.exists()
+    assert run(capsys, base)[0] in (0, None)
+    (out / "p2-advantage.csv").unlink()  # the replacement must write it again
+    code, _, err = run(capsys, base)
+    assert code == 2 and "--overwrite" in err and "Traceback" not in err
+    assert run(capsys, [*base, "--overwrite"])[0] in (0, None)
+    assert (out / "p2-advantage.csv").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging left

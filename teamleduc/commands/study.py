@@ -10,12 +10,50 @@ from __future__ import annotations
 import click
 
 from ..errors import TeamLeducError
-from .options import echo_json
+from ..outputs import check_target, staged_folder
+from .options import Number, echo_json, overwrite_option
 from .study_agents import agents_command
 
 
 def _progress(quiet: bool):
     return None if quiet else (lambda text: click.echo(text, err=True))
+
+
+def _outputs(default: str, files: str):
+    """--out (written as one unit; an existing non-empty folder needs --overwrite), --quiet and
+    --json: the options every study shares."""
+
+    def decorate(f):
+        for option in reversed(
+            (
+                click.option(
+                    "--out",
+                    "out_dir",
+                    default=default,
+                    show_default=True,
+                    type=click.Path(file_okay=False),
+                    help=f"folder for {files}",
+                ),
+                overwrite_option("replace --out if it exists and is not empty"),
+                click.option("--quiet", is_flag=True, help="no progress lines"),
+                click.option("--json", "as_json", is_flag=True, help="print the results as JSON"),
+            )
+        ):
+            f = option(f)
+        return f
+
+    return decorate
+
+
+def _report(result, write, out_dir, overwrite: bool, as_json: bool) -> None:
+    """Write the study's files as one unit into ``out_dir`` and print the result."""
+    with staged_folder(out_dir, overwrite) as stage:
+        names = [p.name for p in write(result, stage)]
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        click.echo(str(result))
+        click.echo("wrote " + ", ".join(names) + f" to {out_dir}")
 
 
 @click.group("study")
@@ -40,41 +78,32 @@ def study():
     help="lp: exact sequence-form LP (HiGHS); dcfr, cfr+, pcfr+: the toolkit's solver until "
     "the exact gap is at most --target",
 )
-@click.option("--target", type=float, default=1e-6, show_default=True, help="gap for the solver")
+@click.option(
+    "--target",
+    type=Number(positive=True),
+    default=1e-6,
+    show_default=True,
+    help="gap for the solver",
+)
 @click.option(
     "--time-limit",
-    type=float,
+    type=Number(positive=True),
     default=600.0,
     show_default=True,
     metavar="S",
     help="seconds per game for the solver",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    default="out/study-p2-advantage",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="folder for p2-advantage.md/.csv/.json/.png",
-)
-@click.option("--quiet", is_flag=True, help="no progress lines")
-@click.option("--json", "as_json", is_flag=True, help="print the table as JSON")
-def p2_advantage(presets, method, target, time_limit, out_dir, quiet, as_json):
+@_outputs("out/study-p2-advantage", "p2-advantage.md/.csv/.json/.png")
+def p2_advantage(presets, method, target, time_limit, out_dir, overwrite, quiet, as_json):
     """The second player's advantage (-value for seat 1) of each two-player game, from an
     exact equilibrium, with information sets per seat, NashConv reached and seconds."""
     from ..studies.p2_advantage import p2_advantage as run
     from ..studies.p2_advantage import parse_presets, write_outputs
 
     configs = parse_presets(presets)
-    if not target > 0:
-        raise TeamLeducError(f"--target must be positive, not {target}")
+    check_target(out_dir, overwrite)  # before the (long) study
     result = run(configs, method, target, time_limit, progress=_progress(quiet))
-    paths = write_outputs(result, out_dir)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(str(result))
-        click.echo("wrote " + ", ".join(p.name for p in paths) + f" to {out_dir}")
+    _report(result, write_outputs, out_dir, overwrite, as_json)
 
 
 @study.command("abstraction")
@@ -92,17 +121,8 @@ def p2_advantage(presets, method, target, time_limit, out_dir, quiet, as_json):
     show_default=True,
     help="number of buckets of cards (1 to the number of ranks)",
 )
-@click.option(
-    "--out",
-    "out_dir",
-    default="out/study-abstraction",
-    show_default=True,
-    type=click.Path(file_okay=False),
-    help="folder for abstraction.md/.csv/.json/.png",
-)
-@click.option("--quiet", is_flag=True, help="no progress lines")
-@click.option("--json", "as_json", is_flag=True, help="print the results as JSON")
-def abstraction(preset, buckets, out_dir, quiet, as_json):
+@_outputs("out/study-abstraction", "abstraction.md/.csv/.json/.png")
+def abstraction(preset, buckets, out_dir, overwrite, quiet, as_json):
     """Uniform buckets of cards against buckets optimised by local search on the lifted
     strategy's exact NashConv: the abstract game's value, the lifted strategy's NashConv in
     the full game and its chips per hand against the full game's equilibrium."""
@@ -114,13 +134,9 @@ def abstraction(preset, buckets, out_dir, quiet, as_json):
     except ValueError as e:
         raise TeamLeducError(f"--preset: {e}") from None
     check_arguments(config, buckets)
+    check_target(out_dir, overwrite)  # before the study
     result = abstraction_study(config, buckets, progress=_progress(quiet))
-    paths = write_outputs(result, out_dir)
-    if as_json:
-        echo_json(result.to_dict())
-    else:
-        click.echo(str(result))
-        click.echo("wrote " + ", ".join(p.name for p in paths) + f" to {out_dir}")
+    _report(result, write_outputs, out_dir, overwrite, as_json)
 
 
 study.add_command(agents_command)
