@@ -61,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         # standalone_mode=False makes click return (not raise) the code of ctx.exit(n)
         code = cli.main(args=argv, prog_name="teamleduc", standalone_mode=False)
     except click.exceptions.Exit as e:
+        _ignore_ctrl_c()
         sys.exit(e.exit_code)
     except (click.Abort, KeyboardInterrupt):
         _aborted()
@@ -81,13 +82,20 @@ def main(argv: Sequence[str] | None = None) -> None:
             err=True,
         )
         sys.exit(3)
+    # the work is done and its outputs are complete: a Ctrl-C while the interpreter and the
+    # worker pools shut down must not turn that success into death by SIGINT (exit -2)
+    _ignore_ctrl_c()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _ignore_ctrl_c() -> None:
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _aborted() -> None:
     """Ctrl-C: one line, exit code 130; a second Ctrl-C meanwhile is ignored."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _ignore_ctrl_c()
     click.echo("aborted", err=True)
     sys.exit(130)
 
