@@ -19,4 +19,8 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    try:
+        main(sys.argv[1:])
+    except KeyboardInterrupt:  # one line, like the toolkit's commands: no traceback
+        print("aborted", file=sys.stderr)
+        sys.exit(130)

@@ -246,3 +246,32 @@ def test_worst_case_columns_equal_exact_best_responses():
         assert s.worst_case_as_team_b <= s.mean_as_team_b + 1e-12
     off = run_grade([], "small-team-leduc", baselines=["uniform"], worst_case=False)
     assert np.isnan(off.standings[0].worst_case_as_team_a)
+
+
+def test_grade_json_matrices_in_leaderboard_order():
+    """grade.json's matrices: the scores and values in leaderboard order, None on the scores'
+    diagonal and wherever a value is not finite (built in one pass: a class of 1,000 has a
+    million entries, and recomputing the score matrix per entry never finished)."""
+    from teamleduc.standings import GradeResult, rank_standings
+
+    values = np.array([[0.0, 1.0, -2.0], [0.5, 0.0, np.nan], [3.0, 0.25, 0.0]])
+    names, sources, signals = ("x", "y", "z"), ("baseline",) * 3, (1, 1, 1)
+    result = GradeResult(
+        "tiny-team",
+        names,
+        sources,
+        signals,
+        values,
+        rank_standings(names, sources, signals, values),
+        (),
+    )
+    d = json.loads(json.dumps(result.to_dict()))
+    order = result.order()
+    assert d["names"] == [names[i] for i in order]
+    for a, i in enumerate(order):
+        for b, j in enumerate(order):
+            v = values[i, j]
+            assert d["values_team_a"][a][b] == (v if np.isfinite(v) else None)
+            s = 0.5 * (values[i, j] - values[j, i])
+            want = None if i == j or not np.isfinite(s) else s
+            assert d["scores"][a][b] == want
