@@ -582,6 +582,12 @@ class _Products:
                 self._read(key, "a", b0, b1, A[r])
             for c, key in enumerate(cols):
                 self._read(key, "b", b0, b1, B[c])
+            if b1 < nblocks:  # the disk reads the next blocks while the kernel works on these
+                b2 = min(nblocks, b1 + blocks)
+                for key in rows:
+                    self.cache.prefetch(self.records[key], "a", b1, b2)
+                for key in cols:
+                    self.cache.prefetch(self.records[key], "b", b1, b2)
             base = b0 * BLOCK
             for b in range(b0, b1):
                 lo = b * BLOCK - base

@@ -131,6 +131,30 @@ def test_cached_blocked_grading_equals_evaluate(subs, reference, monkeypatch, tm
     assert tiled.work["pairs_computed"] == 49
 
 
+@pytest.mark.skipif(not hasattr(os, "posix_fadvise"), reason="no posix_fadvise here")
+def test_the_next_blocks_are_prefetched_within_each_array(subs, monkeypatch, tmp_path):
+    """While the kernel works on a chunk, the next chunk of every array of the tile is asked
+    of the disk (a read-ahead hint): within the array's data, one chunk ahead, never past it."""
+    calls = []
+    real = os.posix_fadvise
+
+    def spy(fd, offset, length, advice):
+        calls.append((os.fstat(fd).st_size, offset, length, advice))
+        return real(fd, offset, length, advice)
+
+    monkeypatch.setattr(os, "posix_fadvise", spy)
+    small_tiles(monkeypatch, rows=8, cols=8, blocks=1)
+    result = grade(subs, PRESET, baselines="cautious", worst_case=False, cache=tmp_path / "c")
+    assert calls and all(a == os.POSIX_FADV_WILLNEED for *_, a in calls)
+    for size, offset, length, _ in calls:
+        assert offset >= 10 and 0 < length <= BLOCK * 8 and offset + length <= size
+    header = min(offset for _, offset, _, _ in calls) - 8 * BLOCK  # the second block's start
+    blocks = -(-(calls[0][0] - header) // (8 * BLOCK))
+    n = len(result.names)
+    assert blocks > 1 and n <= 8  # one tile, several chunks
+    assert len(calls) == 2 * n * (blocks - 1)  # every array, every chunk but the first
+
+
 def test_regrade_with_a_new_entrant_computes_only_its_arrays_and_pairs(
     subs, reference, monkeypatch, tmp_path
 ):
