@@ -25,13 +25,12 @@ one before, exactly as the sequential algorithm. The current policy is the greed
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..config import get_config
 from ..envs import env_game, greedy_policy
+from ..envs.kernels import train_episodes
 from ..envs.simulate import cumulative_rows, payoff_tables, tree_tables
 from ..errors import TeamLeducError
-from ..tree import CHANCE, TERMINAL
 from .fixed import fixed_others
 
 __all__ = ["PROJECT_PARAMETERS", "GRID", "QLearning"]
@@ -48,104 +47,6 @@ PROJECT_PARAMETERS = {
     "aggressive": (0.001, 0.5, 0.8),
     "cautious": (0.01, 0.5, 0.8),
 }
-
-
-@njit(cache=True)
-def _train(
-    n,
-    start,
-    seed,
-    learn_seats,
-    children,
-    kind,
-    actor,
-    gid,
-    thresholds,
-    seat_base,
-    Q,
-    legal,
-    q_base,
-    alpha,
-    gamma,
-    epsilon,
-    num_cards,
-    suits,
-    num_seats,
-    has_community,
-    zrow,
-    group,
-    pot,
-    paid,
-    share,
-):
-    np.random.seed(seed)
-    need = num_seats + (1 if has_community else 0)
-    num_ranks = num_cards // suits
-    deck = np.arange(num_cards)
-    cards = np.zeros(num_seats, np.int64)
-    L = learn_seats.shape[0]
-    for e in range(start, start + n):
-        me = learn_seats[e % L]
-        for i in range(need):  # partial Fisher-Yates: deck[:need] is a uniform draw
-            j = i + int(np.random.random() * (num_cards - i))
-            tmp = deck[i]
-            deck[i] = deck[j]
-            deck[j] = tmp
-        for s in range(num_seats):
-            cards[s] = deck[s] // suits
-        comm = deck[num_seats] // suits if has_community else -1
-        node = 0
-        prev = -1
-        prev_a = 0
-        while True:
-            kd = kind[node]
-            if kd == TERMINAL:
-                z = zrow[node]
-                deal = 0
-                for s in range(num_seats):
-                    deal = deal * num_ranks + cards[s]
-                reward = share[me, group[z], deal] * pot[z] - paid[me, z]
-                if prev >= 0:
-                    Q[prev, prev_a] += alpha * (reward - Q[prev, prev_a])
-                break
-            if kd == CHANCE:
-                node = children[node, 3 + comm]
-                continue
-            s = actor[node]
-            if s == me:
-                row = q_base[me] + gid[node, cards[me]]
-                best = -1
-                for a in range(3):
-                    if legal[row, a] and (best < 0 or Q[row, a] > Q[row, best]):
-                        best = a
-                if prev >= 0:
-                    target = gamma * Q[row, best]
-                    Q[prev, prev_a] += alpha * (target - Q[prev, prev_a])
-                a = best
-                if np.random.random() < epsilon:
-                    k = 0
-                    for b in range(3):
-                        k += legal[row, b]
-                    pick = int(np.random.random() * k)
-                    for b in range(3):
-                        if legal[row, b]:
-                            if pick == 0:
-                                a = b
-                                break
-                            pick -= 1
-                prev = row
-                prev_a = a
-            else:
-                r = seat_base[s] + gid[node, cards[s]]
-                u = np.random.random()
-                if u < thresholds[r, 0]:
-                    a = 0
-                elif u < thresholds[r, 1]:
-                    a = 1
-                else:
-                    a = 2
-            node = children[node, a]
-    return start + n
 
 
 class QLearning:
@@ -206,7 +107,7 @@ class QLearning:
         c, t = self.config, self._tree
         seed = int(self._seed.spawn(1)[0].generate_state(1)[0])
         group, pot, paid, share = self._pay
-        self.episodes = _train(
+        self.episodes = train_episodes(
             n,
             self.episodes,
             seed,

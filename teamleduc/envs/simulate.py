@@ -8,7 +8,7 @@ set); a chance node takes the hand's community card. It
 returns the terminal node of each hand, and the payoffs are read from the exact tables of
 :func:`teamleduc.payoffs.payoff_groups` (the same numbers :func:`teamleduc.evaluate.evaluate`
 sums), so no rule is written twice. The kernel draws from numba's generator, reseeded from ``seed`` at every chunk of
-:data:`CHUNK` hands (chunks run in parallel threads): the same seed gives the same hands,
+:data:`teamleduc.envs.kernels.CHUNK` hands (chunks run in parallel threads): the same seed gives the same hands,
 whatever the number of threads. Use it for fast rollouts and as an independent Monte Carlo
 check of the exact evaluator, never as a grader.
 """
@@ -19,11 +19,11 @@ import functools
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
 
 from ..payoffs import payoff_groups
-from ..tree import CHANCE, TERMINAL, PublicTree
+from ..tree import PublicTree
 from .game import env_game
+from .kernels import play_hands
 from .policies import team_entrants
 
 __all__ = ["Simulation", "simulate"]
@@ -91,103 +91,6 @@ def cumulative_rows(strategy: np.ndarray) -> np.ndarray:
 
 #: hands per chunk: each chunk reseeds numba's generator from (seed, chunk), so the hands do not
 #: depend on how the chunks are spread over threads
-CHUNK = 1 << 14
-
-
-@njit(cache=True, parallel=True)
-def _play(
-    n,
-    seed,
-    children,
-    kind,
-    actor,
-    gid,
-    thresholds,
-    seat_base,
-    seat_size,
-    team_of,
-    meta_cum,
-    meta_len,
-    num_cards,
-    suits,
-    num_seats,
-    has_community,
-    zrow,
-    group,
-    pot,
-    paid,
-    share,
-    cards_out,
-    terminal_out,
-    utilities_out,
-):
-    need = num_seats + (1 if has_community else 0)
-    num_ranks = num_cards // suits
-    T = meta_len.shape[0]
-    chunks = (n + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        np.random.seed((seed * 1000003 + c * 7919) % 4294967296)
-        lo = c * CHUNK
-        m = min(n, lo + CHUNK) - lo
-        deck = np.arange(num_cards)
-        comm = np.empty(m, np.int64)
-        signal = np.empty((m, T), np.int64)
-        for h in range(m):
-            for i in range(need):  # partial Fisher-Yates: deck[:need] is a uniform draw
-                j = i + int(np.random.random() * (num_cards - i))
-                tmp = deck[i]
-                deck[i] = deck[j]
-                deck[j] = tmp
-            for s in range(num_seats):
-                cards_out[lo + h, s] = deck[s] // suits
-            comm[h] = deck[num_seats] // suits if has_community else -1
-            for t in range(T):
-                u = np.random.random()
-                k = 0
-                while k < meta_len[t] - 1 and u >= meta_cum[t, k]:
-                    k += 1
-                signal[h, t] = k
-        # one action of every live hand per pass: the hands' table look-ups are independent,
-        # so their cache misses overlap (the walk is bound by memory latency, not arithmetic)
-        node = np.zeros(m, np.int64)
-        live = np.arange(m)
-        num_live = m
-        while num_live > 0:
-            w = 0
-            for q in range(num_live):
-                h = live[q]
-                nd = node[h]
-                if kind[nd] == CHANCE:  # round 2 starts: the hand's community card
-                    nd = children[nd, 3 + comm[h]]
-                s = actor[nd]
-                row = (
-                    seat_base[s]
-                    + signal[h, team_of[s]] * seat_size[s]
-                    + gid[nd, cards_out[lo + h, s]]
-                )
-                u = np.random.random()
-                if u < thresholds[row, 0]:
-                    a = 0
-                elif u < thresholds[row, 1]:
-                    a = 1
-                else:
-                    a = 2
-                nd = children[nd, a]
-                node[h] = nd
-                if kind[nd] != TERMINAL:
-                    live[w] = h
-                    w += 1
-            num_live = w
-        for h in range(m):
-            nd = node[h]
-            terminal_out[lo + h] = nd
-            z = zrow[nd]
-            k = group[z]
-            deal = 0
-            for s in range(num_seats):
-                deal = deal * num_ranks + cards_out[lo + h, s]
-            for s in range(num_seats):
-                utilities_out[lo + h, s] = share[s, k, deal] * pot[z] - paid[s, z]
 
 
 def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
@@ -233,7 +136,7 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
     terminal = np.empty(n, np.int64)
     utilities = np.empty((n, S), np.float64)
     group, pot, paid, share = payoff_tables(tree)
-    _play(
+    play_hands(
         n,
         int(seed) % (2**32),
         tree.children,
