@@ -14,10 +14,10 @@ after its last decision, the target is the hand's reward (its chips won, no boot
 episodes rotate over the learning seats (episode e plays seat ``seats[e % len(seats)]``); the
 bot plays every other seat.
 
-The episodes run in one compiled kernel on the environments' public tree and tables
-(:func:`teamleduc.envs.env_game`; the dealing, the bot's sampling and the payoffs are those of
-:mod:`teamleduc.envs.simulate`), one after the other: every update sees the Q-table left by the
-one before, exactly as the sequential algorithm. The current policy is the greedy one
+The episodes run in one compiled kernel (:func:`teamleduc.envs.kernels.train_episodes`, beside
+the simulator's, sharing its dealing, the bot's sampling and the payoffs) on the environments'
+public tree and tables (:func:`teamleduc.envs.env_game`), one after the other: every update
+sees the Q-table left by the one before, exactly as the sequential algorithm. The current policy is the greedy one
 (:func:`teamleduc.envs.greedy_policy`), exported as a submission by
 :func:`teamleduc.envs.policy_submission`.
 """
