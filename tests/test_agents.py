@@ -212,3 +212,22 @@ def test_ctrl_c_keeps_the_curves(tmp_path, monkeypatch):
     assert result.exit_code == 130
     rows = _points(tmp_path / "uniform.csv")
     assert [int(r["step"]) for r in rows] == [0, 100, 200]
+
+
+def test_out_is_written_as_one_unit_under_the_overwrite_rule(tmp_path):
+    """`study agents --out` follows the rule of every writing command: an existing non-empty
+    folder is refused before the study runs (and left as it was) unless --overwrite, which
+    replaces it whole: no file of the previous run is left beside the new ones."""
+    out = tmp_path / "study"
+    out.mkdir()
+    (out / "old.txt").write_text("previous run\n")
+    args = ["study", "agents", "--preset", "kuhn", "--agents", "qlearning", "--bots", "uniform"]
+    args += ["--episodes", "2000", "--out", str(out), "--no-progress"]
+    refused = CliRunner().invoke(cli, args)  # main() prints it as one error line, exit 2
+    assert "pass --overwrite" in str(refused.exception) and refused.output == ""  # nothing ran
+    assert [p.name for p in out.iterdir()] == ["old.txt"]
+    done = CliRunner().invoke(cli, [*args, "--overwrite"])
+    assert done.exit_code == 0, done.output
+    names = sorted(p.name for p in out.iterdir())
+    assert "old.txt" not in names and "uniform.csv" in names and "summary.md" in names
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging left

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from .options import overwrite_option
+
 
 def _names(text: str) -> tuple[str, ...]:
     return tuple(x.strip().lower() for x in text.split(",") if x.strip())
@@ -41,21 +43,24 @@ def _names(text: str) -> tuple[str, ...]:
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--out", "out_dir", default="out/study-agents", show_default=True,
               type=click.Path(file_okay=False), help="folder for the curves, tables and policies")  # fmt: skip
+@overwrite_option("replace --out if it exists and is not empty")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
 def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_variant, depth,
                    max_depth, seats, alpha, gamma, epsilon, grid, grid_episodes, seed, out_dir,
-                   no_progress):  # fmt: skip
+                   overwrite, no_progress):  # fmt: skip
     """Train Q-learning, CFR and expectiminimax against rule bots and measure every point of
     every learning curve exactly (the RLCard Leduc project, seed 004).
 
     Writes per bot BOT.png and BOT.csv (exact value every 1/20 of training, seats averaged,
     with the exact best-response ceiling and a near-equilibrium's value), summary.md,
     expectiminimax-depths.csv, grid-BOT.csv (with --grid) and the final policies as
-    submissions in policies/. Ctrl-C writes the curves so far (exit code 130).
+    submissions in policies/, all as one unit (an existing non-empty --out needs
+    --overwrite). Ctrl-C writes the curves so far (exit code 130).
     """
     from ..agents.study import Study
     from ..errors import TeamLeducError
+    from ..outputs import check_target, staged_folder
 
     given = [x is not None for x in (alpha, gamma, epsilon)]
     if any(given) and not all(given):
@@ -83,12 +88,14 @@ def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_vari
         grid_episodes=grid_episodes,
         parameters=(alpha, gamma, epsilon) if all(given) else None,
     )
+    check_target(out_dir, overwrite)  # before the (long) study
     interrupted = False
     try:
         study.run(progress=not no_progress)
     except KeyboardInterrupt:
         interrupted = True
-    paths = study.write(out_dir)
+    with staged_folder(out_dir, overwrite) as stage:
+        paths = study.write(stage)
     if study.rows:
         click.echo(study.table())
     if study.depth_values:
