@@ -21,22 +21,26 @@ F = TypeVar("F", bound=Callable[..., Any])
 PRESET_HELP = "game preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET})"
 
 
+def preset_callback(ctx, param, value):
+    """click callback of a ``--preset`` option: the GameConfig of the name (None stays None);
+    an unknown name is click's usage error listing the presets."""
+    if value is None:
+        return None
+    try:
+        return get_config(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
 def preset_option(f: F) -> F:
     """The shared ``--preset`` option; the value reaching the command is a GameConfig."""
-
-    def to_config(ctx, param, value):
-        try:
-            return get_config(value)
-        except ValueError as e:
-            raise click.BadParameter(str(e)) from None
-
     return click.option(
         "--preset",
         "config",
         default=DEFAULT_PRESET,
         show_default=True,
         metavar="P",
-        callback=to_config,
+        callback=preset_callback,
         help=PRESET_HELP,
     )(f)
 
@@ -50,21 +54,12 @@ SUBMISSION_PRESET_HELP = (
 def submission_preset_option(f: F) -> F:
     """``--preset`` for commands that read submissions: a GameConfig when given, else None,
     and the command finds the preset from the files (:func:`config_for`)."""
-
-    def to_config(ctx, param, value):
-        if value is None:
-            return None
-        try:
-            return get_config(value)
-        except ValueError as e:
-            raise click.BadParameter(str(e)) from None
-
     return click.option(
         "--preset",
         "config",
         default=None,
         metavar="P",
-        callback=to_config,
+        callback=preset_callback,
         help=SUBMISSION_PRESET_HELP,
     )(f)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from .options import overwrite_option
+from .options import overwrite_option, preset_callback
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -17,7 +17,7 @@ def _names(text: str) -> tuple[str, ...]:
 
 @click.command("agents")
 @click.option("--preset", "config", default="leduc", show_default=True, metavar="P",
-              callback=lambda ctx, p, v: _config(v), help="game preset")  # fmt: skip
+              callback=preset_callback, help="game preset")  # fmt: skip
 @click.option("--agents", "agents", default="qlearning,cfr,expectiminimax", show_default=True,
               help="comma-separated: qlearning, cfr, expectiminimax")  # fmt: skip
 @click.option("--bots", default="uniform,aggressive,cautious", show_default=True,
@@ -104,12 +104,3 @@ def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_vari
     if interrupted:
         click.echo("interrupted: the curves so far are written", err=True)
         ctx.exit(130)
-
-
-def _config(value):
-    from ..config import get_config
-
-    try:
-        return get_config(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None
