@@ -148,6 +148,23 @@ def _swap_in(tmp: Path, target: Path) -> None:
             _remove(old)
 
 
+def link_or_copy(src: Path, dst: Path) -> None:
+    """``dst`` as a copy of the file or folder ``src``: hard links where the file system
+    allows (instant, no space; every writer here replaces files, never edits them in
+    place), else a copy."""
+    if src.is_dir():
+        shutil.copytree(src, dst, copy_function=_link_or_copy_file)
+    else:
+        _link_or_copy_file(src, dst)
+
+
+def _link_or_copy_file(src, dst) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
 @contextlib.contextmanager
 def staged_folder(
     path: str | os.PathLike[str],

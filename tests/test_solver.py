@@ -549,6 +549,163 @@ def test_ctrl_c_writes_checkpoint_and_valid_submission(tmp_path):
     assert ex.gap == pytest.approx(r.gap, abs=1e-9)
 
 
+def _as_big(monkeypatch):
+    """tiny-team-leduc treated as a big game (whose export takes tens of seconds)."""
+    import teamleduc.solver.driver as driver
+
+    monkeypatch.setattr(driver, "is_big", lambda game: True)
+
+
+def _sigint_at(n: int, what: str | None = None):
+    """A progress callback that sends this process SIGINT at its n-th measurement (of
+    ``what`` only, if given)."""
+    seen = []
+
+    def progress(m):
+        if what is None or m.what == what:
+            seen.append(m)
+            if len(seen) == n:
+                os.kill(os.getpid(), signal.SIGINT)
+
+    return progress
+
+
+def test_ctrl_c_on_a_big_game_keeps_the_solver_state(tmp_path, monkeypatch):
+    """On a big game the first Ctrl-C aborts at the next iteration and keeps the solver's
+    state alone (writing a 100-signal export of team-leduc takes about 40 s); --resume
+    continues from it, bit for bit, and writes the submission."""
+    from teamleduc.solver.result import CheckpointKept
+
+    _as_big(monkeypatch)
+    config = get_config("tiny-team-leduc")
+    out = tmp_path / "run"
+    with pytest.raises(CheckpointKept) as kept:
+        solve(config, "dcfr", time_limit=60, out_dir=out, progress=_sigint_at(3))
+    assert kept.value.out_dir == str(out)
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz"]
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]  # no staging folder left
+    iterations = kept.value.iterations
+    assert iterations >= 1 and 0 < kept.value.seconds < 30
+    r = solve(config, "dcfr", max_iterations=iterations + 5, resume=out, out_dir=out)
+    assert r.iterations == iterations + 5
+    _check_export(config, r, tol=np.inf)
+    assert sorted(p.name for p in out.iterdir()) == [
+        "checkpoint.npz",
+        "convergence.png",
+        "solve-report.json",
+        "submission",
+    ]
+
+
+def test_ctrl_c_during_a_big_game_measurement_does_not_wait(tmp_path, monkeypatch):
+    """A Ctrl-C while a big game's average is measured (seconds on team-leduc) aborts the
+    measurement; the state, whole meanwhile, is kept and resumes."""
+    from teamleduc.solver.methods import _RegretAlgorithm
+    from teamleduc.solver.result import CheckpointKept
+
+    _as_big(monkeypatch)
+    measure = _RegretAlgorithm.measure
+    calls = []
+
+    def interrupted_measure(self, *args):
+        calls.append(self.iterations)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        return measure(self, *args)
+
+    monkeypatch.setattr(_RegretAlgorithm, "measure", interrupted_measure)
+    config = get_config("tiny-team-leduc")
+    out = tmp_path / "run"
+    with pytest.raises(CheckpointKept) as kept:
+        solve(config, "dcfr", time_limit=60, out_dir=out)
+    assert len(calls) == 2 and kept.value.iterations == calls[1]
+    assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz"]
+    monkeypatch.setattr(_RegretAlgorithm, "measure", measure)
+    r = solve(config, "dcfr", max_iterations=calls[1] + 3, resume=out, out_dir=out)
+    assert r.iterations == calls[1] + 3
+
+
+def test_ctrl_c_during_a_big_game_export_keeps_the_main_phase(tmp_path, monkeypatch):
+    """After its main phase a big game saves a checkpoint and the first Ctrl-C aborts: the
+    run's folder (resumed in place) keeps that checkpoint and the earlier run's submission,
+    which its history includes; a third session resumes from both."""
+    from teamleduc.solver.result import CheckpointKept
+
+    config = get_config("tiny-team-leduc")
+    out = tmp_path / "run"
+    first = solve(config, "dcfr", max_iterations=10, out_dir=out, handle_sigint=False)
+    before = (out / "submission" / "meta-strategy.csv").read_bytes()
+    _as_big(monkeypatch)
+    with pytest.raises(CheckpointKept) as kept:
+        solve(
+            config,
+            "dcfr",
+            max_iterations=30,
+            resume=out,
+            out_dir=out,
+            progress=_sigint_at(1, "export"),
+            refine_seconds=0,
+        )
+    assert kept.value.iterations == 30
+    assert sorted(p.name for p in out.iterdir()) == [
+        "checkpoint.npz",
+        "convergence.png",
+        "solve-report.json",
+        "submission",
+    ]
+    assert (out / "submission" / "meta-strategy.csv").read_bytes() == before
+    r = solve(config, "dcfr", max_iterations=31, resume=out, out_dir=out, refine_seconds=0)
+    assert r.iterations == 31 and r.gap <= first.gap + 1e-12
+
+
+def test_the_command_says_where_the_state_is_kept(tmp_path, monkeypatch):
+    """``solve`` after a Ctrl-C that kept the state alone: exit 130, the checkpoint's path
+    and the command that goes on, in text and as JSON."""
+    import teamleduc.solver as solver
+    from teamleduc.cli import cli
+    from teamleduc.solver.result import CheckpointKept
+
+    def kept(config, method, **kwargs):
+        raise CheckpointKept(str(kwargs["out_dir"]), 1234, 56.7)
+
+    monkeypatch.setattr(solver, "solve", kept)
+    run = str(tmp_path / "run")
+    args = ["solve", "--preset", "team-leduc", "--out", run, "--quiet"]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 130
+    assert "1234 iterations (57 s)" in r.output and f"{run}/checkpoint.npz" in r.output
+    assert f"teamleduc solve --preset team-leduc --resume {run} --out {run}" in r.output
+    r = CliRunner().invoke(cli, args + ["--json"])
+    assert r.exit_code == 130
+    report = json.loads(r.stdout)
+    assert report == {
+        "status": "aborted",
+        "checkpoint": f"{run}/checkpoint.npz",
+        "iterations": 1234,
+        "seconds": 56.7,
+    }
+
+
+def test_an_abort_without_checkpoint_leaves_out_untouched(tmp_path, monkeypatch):
+    """An abort before the run saved any checkpoint (here: while it builds its DAGs) is a
+    plain KeyboardInterrupt and leaves --out as it was (an earlier run's files)."""
+    import teamleduc.solver.driver as driver
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "earlier.txt").write_text("an earlier run")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(driver, "make_algorithm", interrupted)
+    with pytest.raises(KeyboardInterrupt) as e:
+        solve("tiny-team-leduc", "dcfr", time_limit=5, out_dir=out, overwrite=True)
+    assert type(e.value) is KeyboardInterrupt
+    assert [p.name for p in out.iterdir()] == ["earlier.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]
+
+
 def test_a_limit_shorter_than_one_iteration_still_exports():
     """The time limit can run out before the first iteration (it counts building the DAGs):
     the run then makes one iteration and exports it, instead of failing with "no candidate

@@ -7,6 +7,7 @@ inside the command so that other commands do not pay for it.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -139,13 +140,19 @@ def solve_command(
     average into --max-signals equally likely signals that share its flow (stratified
     signals), or mixes pure strategies by linear programming, whichever has the smaller exact
     gap. Ctrl-C stops at the next iteration, exports the best strategies so far, writes --out
-    and the checkpoint and exits with code 130; --resume continues from it. A second Ctrl-C
-    aborts at once (--out untouched). --out appears complete or not at all; an existing
-    non-empty one needs --overwrite, unless it is the folder the run resumes.
+    and the checkpoint and exits with code 130; --resume continues from it. On the big
+    presets (team-leduc-2025, team-leduc), whose export takes tens of seconds to make and
+    write, Ctrl-C keeps only the solver's state instead: --out then holds checkpoint.npz
+    (saved at the Ctrl-C and at the end of the main phase, so a refinement in progress is
+    lost), and --resume continues from it and writes the submission. A second Ctrl-C, or
+    one while a big preset exports, aborts at once; --out then keeps the run's latest
+    checkpoint if it saved one (every 2 minutes), else it is untouched. --out appears
+    complete or not at all; an existing non-empty one needs --overwrite, unless it is the
+    folder the run resumes.
     """
     from ..errors import TeamLeducError
     from ..solver import DEFAULT_METHOD, solve
-    from ..solver.result import INTERRUPTED
+    from ..solver.result import INTERRUPTED, CheckpointKept
 
     def progress(m) -> None:
         if not quiet and not as_json:
@@ -175,6 +182,8 @@ def solve_command(
         )
     except ValueError as e:
         raise TeamLeducError(str(e)) from None
+    except CheckpointKept as e:
+        _checkpoint_kept(e, config.name, as_json)
     if as_json:
         d = result.to_dict()
         d["out"] = str(out_dir)
@@ -187,6 +196,27 @@ def solve_command(
             f"interrupted: the outputs are in {out_dir}; --resume {out_dir} continues", err=True
         )
         sys.exit(130)
+
+
+def _checkpoint_kept(e, preset: str, as_json: bool) -> None:
+    """Ctrl-C left the solver's state, not a submission: say where, and how to go on."""
+    if as_json:
+        echo_json(
+            {
+                "status": "aborted",
+                "checkpoint": str(Path(e.out_dir) / "checkpoint.npz"),
+                "iterations": e.iterations,
+                "seconds": round(e.seconds, 3),
+            }
+        )
+    click.echo(
+        f"aborted: no submission written; the solver's state after {e.iterations} iterations "
+        f"({e.seconds:.0f} s) is in {Path(e.out_dir) / 'checkpoint.npz'}. To go on and write "
+        f"the submission: teamleduc solve --preset {preset} --resume {e.out_dir} "
+        f"--out {e.out_dir} --time-limit SECONDS",
+        err=True,
+    )
+    sys.exit(130)
 
 
 COMMANDS = [solve_command]

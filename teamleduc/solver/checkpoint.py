@@ -183,6 +183,13 @@ def _check_candidates(cand: dict, config, team: int) -> list | None:
     return [seats, parts, kinds, batches]
 
 
+def progress_of(path) -> tuple[int, float]:
+    """(iterations, seconds) of a checkpoint this run wrote itself (its metadata alone)."""
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"]))
+    return int(meta["iterations"]), float(meta["seconds"])
+
+
 def load(path, config) -> Checkpoint:
     """Read a checkpoint (a file or the run folder holding ``checkpoint.npz``) for ``config``.
 

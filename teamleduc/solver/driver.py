@@ -11,8 +11,10 @@ time for the export and the writing inside ``time_limit``; Ctrl-C stops at the n
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import resource
+import shutil
 import signal
 import threading
 import time
@@ -24,10 +26,10 @@ import numpy as np
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
 from ..infosets import infoset_tables
-from ..outputs import staged_folder
+from ..outputs import link_or_copy, staged_folder
 from ..submission import load_submission
 from .budget import check_format, per_team
-from .checkpoint import Checkpoint, check_state
+from .checkpoint import CHECKPOINT_NAME, Checkpoint, check_state, progress_of
 from .checkpoint import load as load_checkpoint
 from .checkpoint import save as save_checkpoint_file
 from .common import Candidates, Measurement, ProductStrategy, TeamMixture
@@ -44,14 +46,17 @@ from .export import (
 from .methods import DEFAULT_METHOD, METHODS, make_algorithm
 from .refine import _warmup as refine_warmup
 from .refine import auto_seconds, halves_export, refine_export, refined_team_signals
-from .report import load_plotting
+from .report import PLOT_NAME, REPORT_NAME, load_plotting
 from .result import (
+    CSV_DIR,
     INTERRUPTED,
     ITERATION_LIMIT,
     SOLVED,
     STATUS_MESSAGES,
+    SUBMISSION_DIR,
     TARGET_REACHED,
     TIME_LIMIT,
+    CheckpointKept,
     SolveResult,
     write_outputs,
 )
@@ -67,10 +72,12 @@ def _peak_memory() -> int:
 
 
 class _StopFlag:
-    """Ctrl-C sets the flag (the run stops at the next safe point); a second one aborts."""
+    """Ctrl-C sets the flag (the run stops at the next safe point); a second one aborts, and
+    so does the first once ``graceful`` is False (a big game after its main phase)."""
 
     def __init__(self, install: bool):
         self.set = False
+        self.graceful = True
         self._old = None
         self._install = install and threading.current_thread() is threading.main_thread()
 
@@ -78,7 +85,7 @@ class _StopFlag:
         if self._install:
 
             def handler(signum, frame):
-                if self.set:
+                if self.set or not self.graceful:
                     raise KeyboardInterrupt
                 self.set = True
 
@@ -158,8 +165,13 @@ def solve(
     progress : callable receiving every :class:`Measurement` as it is made.
     handle_sigint : while running, Ctrl-C stops the run at the next safe point, exports the
         best strategies so far and writes the outputs and the checkpoint (status
-        ``interrupted``); a second Ctrl-C, or one after that point, aborts
-        (KeyboardInterrupt; ``out_dir`` untouched).
+        ``interrupted``); a second Ctrl-C, or one after that point, aborts. On a big game
+        (:func:`.export.is_big`) with ``out_dir``, whose export and submission take tens of
+        seconds, the first Ctrl-C aborts at once. An abort raises KeyboardInterrupt: it is
+        :class:`.result.CheckpointKept` when the run had saved a checkpoint (a big game saves
+        one at the Ctrl-C and at the end of its main phase; every run, every
+        ``checkpoint_interval`` seconds), which ``out_dir`` then holds alone (with the
+        submission of the run it resumed, if any); otherwise ``out_dir`` is untouched.
     export_time : seconds kept for the final export (default 15% of ``time_limit``).
     refine_seconds : seconds (within ``time_limit``) for refining the final export
         (:mod:`.refine`); the refined export is kept only if its exact gap is smaller.
@@ -184,9 +196,17 @@ def solve(
         if folder is not None and folder.suffix == ".npz":
             folder = folder.parent
         load_plotting()
+        kept = None
         with staged_folder(out_dir, overwrite, allow=folder) as stage:
             args.update(out_dir=stage, _staged=True)
-            result = solve(**args)
+            try:
+                result = solve(**args)
+            except KeyboardInterrupt:
+                kept = _keep_checkpoint(stage, folder)
+                if kept is None:
+                    raise
+        if kept is not None:
+            raise CheckpointKept(str(out_dir), *kept)
         return dataclasses.replace(result, out_dir=str(out_dir))
     config = get_config(config) if not isinstance(config, GameConfig) else config
     if len(config.teams) != 2:
@@ -269,6 +289,8 @@ def solve(
     # a big game solved by a regret minimiser is exported by its stratified signals alone
     # (quick); the small games and the double oracle use the LP export
     stratified_only = is_big(game) and METHODS[method] == "dag_cfr"
+    # Ctrl-C on a big game keeps the solver's state, not a submission (CheckpointKept)
+    quick_stop = out is not None and is_big(game) and handle_sigint
     export_budget = (
         _export_budget(time_limit, stratified_only) if export_time is None else float(export_time)
     )
@@ -296,7 +318,7 @@ def solve(
     best = None  # (export result, measurement)
     halves = None  # the export of the refinement's starting point, if made
     if prev is not None:
-        best = _previous_export(resume, config, history)
+        best = _previous_export(resume, config)
     last_ckpt = session()
     next_measure = 0.05 * min(time_limit, 10.0)
     # with a target, try the LP export early and then at doubling times: on the games it
@@ -306,6 +328,21 @@ def solve(
     # big games are exported when the average meets the target, or at the end.
     trials = target_gap is not None and not stratified_only
     next_export = 0.5 if trials else math.inf
+
+    def measure_average() -> Measurement:
+        """The average's exact bounds. On a big game a Ctrl-C does not wait for them (a few
+        seconds on team-leduc): the algorithm's state is whole meanwhile, so it is saved and
+        the run aborts at once (the caller keeps the checkpoint)."""
+        if not quick_stop:
+            return alg.measure(total(), candidates)
+        stop.graceful = False
+        try:
+            return alg.measure(total(), candidates)
+        except KeyboardInterrupt:
+            save_checkpoint()
+            raise
+        finally:
+            stop.graceful = True
 
     with _StopFlag(handle_sigint) as stop:
         while True:
@@ -325,7 +362,7 @@ def solve(
                 alg.step()
                 now = session()
                 if now >= next_measure or alg.converged or alg.measure_each_step:
-                    m = alg.measure(total(), candidates)
+                    m = measure_average()
                     record(m)
                     next_measure = now * 1.3 + 0.02
                     if m.gap <= max(internal_target, 0.0) or alg.converged:
@@ -337,6 +374,13 @@ def solve(
                 if now >= next_export:
                     stopped_by = "trial"
                     break
+            if quick_stop:
+                # a big game's submission takes tens of seconds to write and its export as
+                # long: the first Ctrl-C from here on aborts and keeps this checkpoint
+                save_checkpoint()
+                if stopped_by == INTERRUPTED:
+                    raise KeyboardInterrupt
+                stop.graceful = False
             if (
                 stopped_by in (ITERATION_LIMIT, TIME_LIMIT, INTERRUPTED)
                 and alg.iterations > 0
@@ -489,19 +533,46 @@ def solve(
     return result
 
 
-def _previous_export(resume, config, history):
+def _keep_checkpoint(stage: Path, resumed: Path | None) -> tuple[int, float] | None:
+    """After an abort, make the run's latest checkpoint in ``stage`` its output: anything
+    else there (half written) goes, and the submission, report and plot of the run it
+    resumed come along (linked), since the checkpoint's history includes that export and
+    the next ``--resume`` starts from it. Returns the checkpoint's (iterations, seconds), or
+    None if the run saved none (then ``out_dir`` stays untouched)."""
+    checkpoint = stage / CHECKPOINT_NAME
+    if not checkpoint.is_file():
+        return None
+    for path in stage.iterdir():
+        if path.name != CHECKPOINT_NAME:
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    if resumed is not None and resumed.is_dir() and resumed.resolve() != stage.resolve():
+        for name in (SUBMISSION_DIR, CSV_DIR, REPORT_NAME, PLOT_NAME):
+            if (resumed / name).exists():
+                link_or_copy(resumed / name, stage / name)
+    return progress_of(checkpoint)
+
+
+def _previous_export(resume, config):
     """The submission a resumed run had exported (``<run>/submission``), as a stand-in export
-    result, so that resuming never ends with a worse export; None if there is none."""
+    result with the bounds its own ``solve-report.json`` gives, so that resuming never ends
+    with a worse export; None if there is none. (Not the checkpoint's last export: a run
+    aborted after a checkpoint may have measured an export that it never wrote.)"""
     folder = Path(resume)
     folder = folder.parent if folder.is_file() else folder
-    exports = [m for m in history if m.what == "export"]
-    if not exports or not (folder / "submission").is_dir():
+    if not (folder / "submission").is_dir() or not (folder / REPORT_NAME).is_file():
         return None
     try:
+        report = json.loads((folder / REPORT_NAME).read_text())
+        last = Measurement(
+            int(report["iterations"]),
+            float(report["seconds"]),
+            float(report["value_lower"]),
+            float(report["value_upper"]),
+            "export",
+        )
         sub = load_submission(folder / "submission", config)
     except Exception:
         return None
-    last = exports[-1]
     mixtures = tuple(_mixture_of(sub, config, t) for t in (0, 1))
     ex = ExportResult(
         mixtures=mixtures,

@@ -29,6 +29,18 @@ STATUS_MESSAGES = {
 }
 
 
+class CheckpointKept(KeyboardInterrupt):
+    """Ctrl-C ended a run before it wrote a submission, and ``out_dir`` keeps the run's latest
+    checkpoint (``checkpoint.npz``, after ``iterations`` iterations and ``seconds`` seconds),
+    from which ``--resume`` continues and exports. A big game (:func:`.export.is_big`) stops
+    this way at the first Ctrl-C: writing its submission would keep the user waiting for
+    tens of seconds. A KeyboardInterrupt, so that code which does not know it sees a Ctrl-C."""
+
+    def __init__(self, out_dir: str, iterations: int, seconds: float):
+        super().__init__(out_dir)
+        self.out_dir, self.iterations, self.seconds = out_dir, iterations, seconds
+
+
 @dataclass(frozen=True, eq=False)
 class SolveResult:
     """Outcome of :func:`solve`.
