@@ -234,3 +234,28 @@ def test_signals_per_team_follow_the_refinement_time():
             assert iteration_seconds(game, k) * BLOCK_ITERS <= s / 2
             assert iteration_seconds(game, k + 1) * BLOCK_ITERS > s / 2
     assert refined_team_signals(game, 7, 0.0) == 3
+
+
+def test_signals_per_team_follow_the_machine_speed():
+    """The same refinement time buys more signals per team where DCFR runs faster than on
+    the machine the cost constants describe, fewer where it runs slower: a block of the
+    chosen K fits each team's half at the measured speed."""
+    from teamleduc.dag import dag_game
+    from teamleduc.solver.refine import (
+        _DCFR_SECONDS_PER_ROW,
+        BLOCK_ITERS,
+        iteration_seconds,
+        refined_team_signals,
+    )
+
+    game = dag_game(get_config("small-team-leduc"))
+    rows = max(d.num_rows for d in game.dags)
+    reference = _DCFR_SECONDS_PER_ROW * rows
+    assert refined_team_signals(game, 100, 4.0, reference) == refined_team_signals(game, 100, 4.0)
+    speeds = (4.0, 2.0, 1.0, 0.5, 0.25)  # DCFR's seconds per iteration against the reference
+    ks = [refined_team_signals(game, 100, 4.0, f * reference) for f in speeds]
+    assert ks == sorted(ks) and ks[0] == 50 and ks[-1] == 100 and len(set(ks)) >= 3
+    for f, k in zip(speeds, ks):
+        if 50 < k < 100:
+            assert f * iteration_seconds(game, k) * BLOCK_ITERS <= 4.0 / 2 + 1e-12
+            assert f * iteration_seconds(game, k + 1) * BLOCK_ITERS > 4.0 / 2

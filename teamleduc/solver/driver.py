@@ -304,12 +304,6 @@ def solve(
             else 0.0
         )
     refine_seconds = max(float(refine_seconds), 0.0)
-    # team zips that are refined: as many signals per team as the refinement time can move
-    refine_cap = (
-        refined_team_signals(game, max_signals, refine_seconds)
-        if each_team and refine_seconds > 0
-        else max_signals
-    )
     parameters = dict(alg.parameters, refine_seconds=refine_seconds, export_format=export_format)
     main_deadline = max(time_limit - export_budget - reserve - refine_seconds, 0.0)
     end = max(time_limit - reserve - refine_seconds, main_deadline)
@@ -317,9 +311,11 @@ def solve(
     status = TIME_LIMIT
     best = None  # (export result, measurement)
     halves = None  # the export of the refinement's starting point, if made
+    refine_cap = max_signals  # its signals per team (fewer for team zips on a slow machine)
     if prev is not None:
         best = _previous_export(resume, config)
     last_ckpt = session()
+    step_seconds, steps = 0.0, 0  # the algorithm's own time, for its speed
     next_measure = 0.05 * min(time_limit, 10.0)
     # with a target, try the LP export early and then at doubling times: on the games it
     # exports, it can meet the target long before the average does (tiny-team-leduc: exact
@@ -359,8 +355,10 @@ def solve(
                     # (at least one iteration: with none there is nothing to export)
                     stopped_by = TIME_LIMIT
                     break
+                started = session()
                 alg.step()
                 now = session()
+                step_seconds, steps = step_seconds + now - started, steps + 1
                 if now >= next_measure or alg.converged or alg.measure_each_step:
                     m = measure_average()
                     record(m)
@@ -411,6 +409,15 @@ def solve(
                 and all(d.num_members == 2 for d in game.dags)
             )
             if halves_first:
+                # team zips that are refined: as many signals per team as the refinement
+                # time can move at this machine's speed (DCFR's, measured just now)
+                refine_cap = (
+                    refined_team_signals(
+                        game, max_signals, refine_seconds, step_seconds / max(steps, 1)
+                    )
+                    if each_team
+                    else max_signals
+                )
                 ex = halves = halves_export(game, alg.stratified, refine_cap, each_team)
             else:
                 alternatives = measured(game, alg.export_alternatives(max_signals))

@@ -84,6 +84,11 @@ AUTO_MIN_ROWS = 50_000
 #: seconds per (signal x public node) and per opponent DAG row of one refinement iteration,
 #: measured on the 2-core machine (team-leduc-2025, 100 signals: 0.12 s; team-leduc: 1.5 s)
 _SECONDS_PER_SIGNAL_NODE, _SECONDS_PER_ROW = 2.4e-8, 1.8e-8
+#: seconds per DCFR iteration and DAG row of the machine those two constants describe: on a
+#: quiet 2-core machine (2026-11-25, team-leduc-2025) DCFR took 1.57e-8 and a refinement
+#: iteration 0.43 times :func:`iteration_seconds` (0.033 s with 50 signals, 0.051 s with 100),
+#: so the constants hold where DCFR takes 1.57e-8 / 0.43 (:func:`refined_team_signals`)
+_DCFR_SECONDS_PER_ROW = 3.6e-8
 #: iterations per block (warm started). On team-leduc-2025 with free weights over 50 + 51
 #: signals, 15 s per team exported a gap of 0.044 with blocks of 200, 0.046 with 100 and
 #: 0.068 with 50; 75 s per team 0.0147 with 200, 0.0185 with 100 and 0.0167 with 400 (with
@@ -475,19 +480,27 @@ def team_sizes(max_signals: int, per_team: bool = False) -> tuple[int, int]:
     return (max_signals, max_signals) if per_team else halves(max_signals)
 
 
-def refined_team_signals(game: DagGame, max_signals: int, seconds: float) -> int:
+def refined_team_signals(
+    game: DagGame, max_signals: int, seconds: float, dcfr_seconds: float | None = None
+) -> int:
     """Signals per team for 2025 team zips refined for ``seconds`` (both teams together): the
     largest K <= ``max_signals`` at which each team's half buys one block of
-    :data:`BLOCK_ITERS` iterations (:func:`iteration_seconds`), and at least half the cap.
-    More signals refine better given the time (same averages, 120 s: 0.0083 with 200 + 201
-    signals against 0.0114 with 50 + 51; 300 s: 0.0038 against 0.0077), but an iteration
-    costs more, and a warm block that is cut short rarely beats its start (60 s runs of
-    team-leduc-2025 under load: 0.178, 0.053, 0.074 with 100 per team against 0.054, 0.049
-    with 50 + 51). On 2 cores: 50 per team at a 60 s limit, 100 from about 95 s."""
+    :data:`BLOCK_ITERS` iterations, and at least half the cap. More signals refine better
+    given the time (same averages, 120 s: 0.0083 with 200 + 201 signals against 0.0114 with
+    50 + 51; 300 s: 0.0038 against 0.0077), but an iteration costs more, and a warm block
+    that is cut short rarely beats its start (60 s runs of team-leduc-2025 under load: 0.178,
+    0.053, 0.074 with 100 per team against 0.054, 0.049 with 50 + 51).
+
+    An iteration's cost is :func:`iteration_seconds` scaled by the machine's speed:
+    ``dcfr_seconds``, the run's own seconds per DCFR iteration, against
+    :data:`_DCFR_SECONDS_PER_ROW` per DAG row (None: as measured for the constants). On 2
+    cores under load: 50 per team at a 60 s limit, 100 from about 95 s; on a quiet machine,
+    where DCFR runs 2.3 times as fast, 100 at 60 s."""
     low = max(max_signals // 2, 1)
-    per_iter = _SECONDS_PER_SIGNAL_NODE * game.tree.num_nodes
     rows = max(d.num_rows for d in game.dags)
-    fit = (seconds / 2 / BLOCK_ITERS - _SECONDS_PER_ROW * rows) / per_iter
+    scale = 1.0 if not dcfr_seconds else dcfr_seconds / (_DCFR_SECONDS_PER_ROW * rows)
+    per_iter = _SECONDS_PER_SIGNAL_NODE * game.tree.num_nodes
+    fit = (seconds / 2 / BLOCK_ITERS / scale - _SECONDS_PER_ROW * rows) / per_iter
     return int(min(max_signals, max(low, math.floor(fit))))
 
 
