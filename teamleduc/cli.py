@@ -16,6 +16,7 @@ command that catches the first Ctrl-C itself, to finish with the best strategies
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -27,6 +28,7 @@ import click
 from . import __version__
 from .commands import best_response, evaluation, explain, game, play, solve, study, submissions
 from .errors import TeamLeducError
+from .interrupts import keyboard_interrupt
 
 #: the command modules, each with its list ``COMMANDS``
 COMMAND_MODULES = (game, submissions, evaluation, best_response, explain, solve, play, study)
@@ -55,8 +57,9 @@ _add_commands()
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the CLI and turn user errors into a message and an exit code."""
     if threading.current_thread() is threading.main_thread():
-        # take Ctrl-C back from the quiet start-up handler of teamleduc/__init__.py
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # take Ctrl-C back from the quiet start-up handler of teamleduc/__init__.py: a
+        # KeyboardInterrupt, as Python's own handler raises, but never lost (.interrupts)
+        signal.signal(signal.SIGINT, keyboard_interrupt)
     try:
         # standalone_mode=False makes click return (not raise) the code of ctx.exit(n)
         code = cli.main(args=argv, prog_name="teamleduc", standalone_mode=False)
@@ -64,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         _ignore_ctrl_c()
         sys.exit(e.exit_code)
     except (click.Abort, KeyboardInterrupt):
-        _aborted()
+        _aborted(leave_at_once=argv is None)
     except click.ClickException as e:
         e.show()
         sys.exit(e.exit_code)
@@ -75,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
     except Exception as e:  # a bug: one line for the user, the traceback on request
+        if _caused_by_ctrl_c(e):
+            _aborted(leave_at_once=argv is None)
         if os.environ.get("TEAMLEDUC_DEBUG"):
             raise
         click.echo(
@@ -88,16 +93,55 @@ def main(argv: Sequence[str] | None = None) -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
+def _caused_by_ctrl_c(error: BaseException) -> bool:
+    """True if a KeyboardInterrupt is behind ``error``: Python wraps one that arrives in
+    some places, e.g. a class's ``__set_name__`` while matplotlib is being imported, in a
+    RuntimeError."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def _ignore_ctrl_c() -> None:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _aborted() -> None:
-    """Ctrl-C: one line, exit code 130; a second Ctrl-C meanwhile is ignored."""
+def _aborted(leave_at_once: bool = False) -> None:
+    """Ctrl-C: one line, exit code 130; a second Ctrl-C meanwhile is ignored. The command's
+    own cleanup has run by now (its ``finally`` blocks: staged outputs, worker pools), so the
+    ``teamleduc`` process (``leave_at_once``; not a caller of :func:`main` in Python) ends
+    its child processes and leaves without finalising the interpreter: that finalisation,
+    after an interrupt, once crashed ("Fatal Python error: PyThreadState_Get", exit -6)."""
     _ignore_ctrl_c()
     click.echo("aborted", err=True)
+    if leave_at_once:
+        _leave(130)
     sys.exit(130)
+
+
+def _leave(code: int) -> None:
+    """End every child process (terminate, then kill what is left after 2 s), flush the
+    output and exit with ``code`` at once."""
+    if "multiprocessing" in sys.modules:
+        import multiprocessing
+
+        children = multiprocessing.active_children()
+        for child in children:
+            child.terminate()
+        for child in children:
+            child.join(timeout=2)
+            if child.is_alive():
+                child.kill()
+                child.join()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

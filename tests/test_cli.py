@@ -72,3 +72,32 @@ def test_version(capsys):
 
     code, out, _ = run(capsys, ["--version"])
     assert code == 0 and __version__ in out
+
+
+def test_a_ctrl_c_wrapped_by_python_is_still_an_abort(capsys, monkeypatch):
+    """Python wraps a KeyboardInterrupt that arrives in a class's ``__set_name__`` (as when
+    Ctrl-C hits matplotlib's import) in a RuntimeError: still "aborted", exit 130, not an
+    internal error. A RuntimeError of its own stays an internal error."""
+    import teamleduc.cli as cli_module
+
+    def wrapped(**kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Error calling __set_name__") from e
+
+    monkeypatch.setattr(cli_module, "_ignore_ctrl_c", lambda: None)  # this process's SIGINT
+    monkeypatch.setattr(cli_module.cli, "main", wrapped)
+    with pytest.raises(SystemExit) as e:
+        main(["info"])
+    assert e.value.code == 130
+    assert capsys.readouterr().err.strip() == "aborted"
+
+    def bug(**kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(cli_module.cli, "main", bug)
+    with pytest.raises(SystemExit) as e:
+        main(["info"])
+    assert e.value.code == 3
+    assert "internal error: RuntimeError: a bug" in capsys.readouterr().err

@@ -181,7 +181,13 @@ def test_every_command_module_is_registered():
 #: the layers before it, never a later one (not even inside a function). Every module of the
 #: package must be placed here, so a new module is placed deliberately.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("teamleduc", "teamleduc.errors", "teamleduc.outputs", "teamleduc.config"),
+    (
+        "teamleduc",
+        "teamleduc.errors",
+        "teamleduc.interrupts",
+        "teamleduc.outputs",
+        "teamleduc.config",
+    ),
     ("teamleduc.rules",),
     ("teamleduc.tree",),
     (

@@ -180,3 +180,43 @@ def test_solve_during_refinement(tmp_path):
     report = json.loads((tmp_path / "run" / "solve-report.json").read_text())
     assert report["status"] == 3  # interrupted
     assert (tmp_path / "run" / "submission" / "meta-strategy.csv").exists()
+
+
+class _Code:
+    def __init__(self, filename):
+        self.co_filename = filename
+
+
+class _Frame:
+    """Enough of a frame for :func:`teamleduc.interrupts.in_ignoring_code`."""
+
+    def __init__(self, filename, back=None):
+        self.f_code, self.f_back = _Code(filename), back
+
+
+def test_a_ctrl_c_in_a_callback_that_python_ignores_comes_again():
+    """Inside llvmlite's ctypes callbacks (numba loading its cache) Python would swallow the
+    KeyboardInterrupt ("Exception ignored ...") and the command went on to its end: there
+    the handler sends SIGINT again a moment later instead; elsewhere it raises at once."""
+    from teamleduc import interrupts
+
+    ours = _Frame("/work/teamleduc/solver/driver.py")
+    callback = _Frame(
+        f"{os.sep}site-packages{os.sep}llvmlite{os.sep}binding{os.sep}executionengine.py",
+        _Frame(f"{os.sep}numba{os.sep}core{os.sep}caching.py", ours),
+    )
+    assert interrupts.in_ignoring_code(callback)
+    assert not interrupts.in_ignoring_code(ours)
+    assert not interrupts.in_ignoring_code(None)
+    with pytest.raises(KeyboardInterrupt):
+        interrupts.keyboard_interrupt(signal.SIGINT, ours)
+    seen = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        interrupts.keyboard_interrupt(signal.SIGINT, callback)  # no exception: deferred
+        deadline = time.monotonic() + 5
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert seen == [signal.SIGINT]

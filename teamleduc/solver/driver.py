@@ -26,6 +26,7 @@ import numpy as np
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
 from ..infosets import infoset_tables
+from ..interrupts import keyboard_interrupt
 from ..outputs import link_or_copy, staged_folder
 from ..submission import load_submission
 from .budget import check_format, per_team
@@ -86,7 +87,8 @@ class _StopFlag:
 
             def handler(signum, frame):
                 if self.set or not self.graceful:
-                    raise KeyboardInterrupt
+                    keyboard_interrupt(signum, frame)
+                    return
                 self.set = True
 
             self._old = signal.signal(signal.SIGINT, handler)
