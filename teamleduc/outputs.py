@@ -121,7 +121,8 @@ def _sigint_blocked() -> Iterator[None]:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _remove(path: Path) -> None:
+def remove(path: Path) -> None:
+    """Remove the file, link or folder ``path`` if it is there."""
     if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path, ignore_errors=True)
     else:
@@ -136,7 +137,7 @@ def _swap_in(tmp: Path, target: Path) -> None:
         if target.is_dir() and not target.is_symlink():
             if any(target.iterdir()):
                 old = target.with_name(f".{target.name}.{os.getpid()}.old")
-                _remove(old)
+                remove(old)
                 os.rename(target, old)
             else:
                 target.rmdir()
@@ -145,7 +146,7 @@ def _swap_in(tmp: Path, target: Path) -> None:
             os.rename(target, old)
         os.replace(tmp, target)
         if old is not None:
-            _remove(old)
+            remove(old)
 
 
 def link_or_copy(src: Path, dst: Path) -> None:
@@ -183,7 +184,7 @@ def staged_folder(
         yield tmp
         _swap_in(tmp, target)
     finally:
-        _remove(tmp)
+        remove(tmp)
 
 
 @contextlib.contextmanager
@@ -206,4 +207,4 @@ def staged_file(
         yield tmp
         _swap_in(tmp, target)
     finally:
-        _remove(tmp)
+        remove(tmp)

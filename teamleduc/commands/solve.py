@@ -7,7 +7,6 @@ inside the command so that other commands do not pay for it.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import click
 
@@ -204,14 +203,14 @@ def _checkpoint_kept(e, preset: str, as_json: bool) -> None:
         echo_json(
             {
                 "status": "aborted",
-                "checkpoint": str(Path(e.out_dir) / "checkpoint.npz"),
+                "checkpoint": str(e.checkpoint),
                 "iterations": e.iterations,
                 "seconds": round(e.seconds, 3),
             }
         )
     click.echo(
         f"aborted: no submission written; the solver's state after {e.iterations} iterations "
-        f"({e.seconds:.0f} s) is in {Path(e.out_dir) / 'checkpoint.npz'}. To go on and write "
+        f"({e.seconds:.0f} s) is in {e.checkpoint}. To go on and write "
         f"the submission: teamleduc solve --preset {preset} --resume {e.out_dir} "
         f"--out {e.out_dir} --time-limit SECONDS",
         err=True,

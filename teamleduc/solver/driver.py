@@ -14,7 +14,6 @@ import dataclasses
 import json
 import math
 import resource
-import shutil
 import signal
 import threading
 import time
@@ -27,7 +26,7 @@ from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
 from ..infosets import infoset_tables
 from ..interrupts import keyboard_interrupt
-from ..outputs import link_or_copy, staged_folder
+from ..outputs import link_or_copy, remove, staged_folder
 from ..submission import load_submission
 from .budget import check_format, per_team
 from .checkpoint import CHECKPOINT_NAME, Checkpoint, check_state, progress_of
@@ -553,8 +552,8 @@ def _keep_checkpoint(stage: Path, resumed: Path | None) -> tuple[int, float] | N
         return None
     for path in stage.iterdir():
         if path.name != CHECKPOINT_NAME:
-            shutil.rmtree(path) if path.is_dir() else path.unlink()
-    if resumed is not None and resumed.is_dir() and resumed.resolve() != stage.resolve():
+            remove(path)
+    if resumed is not None and resumed.is_dir():
         for name in (SUBMISSION_DIR, CSV_DIR, REPORT_NAME, PLOT_NAME):
             if (resumed / name).exists():
                 link_or_copy(resumed / name, stage / name)
@@ -568,7 +567,7 @@ def _previous_export(resume, config):
     aborted after a checkpoint may have measured an export that it never wrote.)"""
     folder = Path(resume)
     folder = folder.parent if folder.is_file() else folder
-    if not (folder / "submission").is_dir() or not (folder / REPORT_NAME).is_file():
+    if not (folder / SUBMISSION_DIR).is_dir() or not (folder / REPORT_NAME).is_file():
         return None
     try:
         report = json.loads((folder / REPORT_NAME).read_text())
@@ -579,7 +578,7 @@ def _previous_export(resume, config):
             float(report["value_upper"]),
             "export",
         )
-        sub = load_submission(folder / "submission", config)
+        sub = load_submission(folder / SUBMISSION_DIR, config)
     except Exception:
         return None
     mixtures = tuple(_mixture_of(sub, config, t) for t in (0, 1))

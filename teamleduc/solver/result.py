@@ -13,6 +13,7 @@ from ..config import GameConfig
 from ..formats2025 import team_zip_name, write_team_zip
 from ..submission import write_submission
 from .budget import CSV, TEAMS_2025
+from .checkpoint import CHECKPOINT_NAME
 from .export import team_submission
 from .report import PLOT_NAME, plot_convergence, write_report
 
@@ -39,6 +40,10 @@ class CheckpointKept(KeyboardInterrupt):
     def __init__(self, out_dir: str, iterations: int, seconds: float):
         super().__init__(out_dir)
         self.out_dir, self.iterations, self.seconds = out_dir, iterations, seconds
+
+    @property
+    def checkpoint(self) -> Path:
+        return Path(self.out_dir) / CHECKPOINT_NAME
 
 
 @dataclass(frozen=True, eq=False)
