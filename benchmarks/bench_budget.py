@@ -8,12 +8,13 @@ averages in every budget for the same time and prints the exact gaps:
 * ``csv halves``: today's CSV export, :func:`teamleduc.solver.refine.halves` (50 + 51 free
   weights, 100 merged signals);
 * ``teams K+K``: each team its own K stratified signals with free weights (2025 team zips);
-* ``csv shared, X leads``: 100 merged signals on one shared weight vector. Team X refines
-  its 100 signals with free weights first; the other team's average is then stratified on
-  X's weights (:func:`teamleduc.solver.stratify.stratified_mixture` with ``weights``) and
-  refined with those weights fixed, so both teams' cumulative distributions coincide and
-  merge into at most 100 signals. (A team's cut points a subset of the other's is the
-  special case in which the follower plays alike on neighbouring signals.)
+* ``csv shared, X leads``: 100 merged signals on one shared weight vector
+  (:func:`teamleduc.solver.refine.shared_weights`, the solver's CSV export with X = A).
+  Team X refines its 100 signals with free weights first; the other team's average is
+  stratified on X's weights and refined with those weights fixed, so both teams'
+  cumulative distributions coincide and merge into at most 100 signals. (A team's cut
+  points a subset of the other's is the special case in which the follower plays alike on
+  neighbouring signals.)
 
 Every gap is exact (both teams' exact best responses on their belief DAGs).
 
@@ -28,12 +29,7 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from teamleduc.solver import refine
-from teamleduc.solver.common import TeamMixture
-from teamleduc.solver.export import ExportResult, fits, guaranteed_value, merge_submission
-from teamleduc.solver.stratify import stratified_mixture
 
 from .settings import dcfr_for, positive_seconds, setting, team_preset
 
@@ -43,43 +39,6 @@ def _sizes(raw: str) -> list[int]:
     if not all(1 <= k <= 100 for k in sizes):
         raise ValueError
     return sizes
-
-
-def shared_weights(alg, leader: int, signals: int, seconds: float) -> ExportResult:
-    """The leader refines ``signals`` signals with free weights for half of ``seconds``; the
-    follower's average is stratified on the leader's weights and refined with them fixed."""
-    game = alg.game
-    opponents = alg.refine_opponents()
-    start = alg.stratified(leader, signals)
-    bound, lead = refine.refine_team(
-        game,
-        start,
-        guaranteed_value(game, start),
-        signals=signals,
-        time_limit=seconds / 2,
-        opponent=opponents[leader],
-    )
-    # heaviest first, the order in which refine_team keeps signals: the follower's weights
-    # then stay in the leader's order and both cumulative distributions coincide
-    order = np.argsort(-lead.weights, kind="stable")
-    lead = TeamMixture(leader, lead.seats, lead.weights[order], tuple(lead.items[j] for j in order))
-    follower = 1 - leader
-    fstart = stratified_mixture(
-        game, follower, alg.rm.average_sigma(follower), lead.size, weights=lead.weights
-    )
-    fbound, follow = refine.refine_team(
-        game,
-        fstart,
-        guaranteed_value(game, fstart),
-        signals=lead.size,
-        time_limit=seconds / 2,
-        fixed_weights=True,
-        opponent=opponents[follower],
-    )
-    mix = (lead, follow) if leader == 0 else (follow, lead)
-    lower, upper = (bound, fbound) if leader == 0 else (fbound, bound)
-    assert fits(mix[0].weights, mix[1].weights, signals)
-    return ExportResult(mix, lower, upper, 0, (0, 0), seconds, merge_submission(game, mix))
 
 
 def main() -> None:
@@ -127,8 +86,17 @@ def main() -> None:
         row(name, ex.gap, res, time.perf_counter() - t)
     for leader in (0, 1):
         t = time.perf_counter()
-        res = shared_weights(alg, leader, 100, refine_s)
-        row(f"csv shared, {'AB'[leader]} leads", float("nan"), res, time.perf_counter() - t)
+        ex = refine.stratified_export(game, alg.stratified, 100)
+        res = refine.shared_weights(
+            game,
+            ex,
+            max_signals=100,
+            time_limit=refine_s,
+            restart=alg.stratified,
+            leader=leader,
+            opponents=alg.refine_opponents(),
+        )
+        row(f"csv shared, {'AB'[leader]} leads", ex.gap, res, time.perf_counter() - t)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ exported gap to the issue's target. The exported gap is measured again here, on 
 run wrote, by :func:`teamleduc.best_response.exploitability` (``files gap``).
 
 team-leduc-2025 runs in both signal budgets side by side (issue 22): ``csv`` (one merged
-meta-strategy, 50 + 51 signals with free weights: the export before issue 22) and
-``teams2025`` (the native 2025 team zips, up to 100 signals per team: the default now).
+meta-strategy of 100 signals, on one weight vector both teams share:
+:func:`teamleduc.solver.refine.shared_weights`) and ``teams2025`` (the native 2025 team
+zips, up to 100 signals per team: the default).
 
 Targets (2 cores): leduc NashConv <= 1e-4 within 2 s; team-leduc-2025 gap <= 1e-3 within 60 s;
 team-leduc gap <= 1e-2 within 5 min and <= 1e-3 within 30 min; peak memory <= 12 GiB.

@@ -1,14 +1,18 @@
 """Refinement of an export (:mod:`teamleduc.solver.refine`): its compiled kernels agree with
 plain numpy, a block's reported value is the exact value of the mixture it keeps, and
-refining stratified signals with fixed equal weights improves both teams' exact bounds."""
+refining stratified signals with fixed equal weights improves both teams' exact bounds, and the
+merged (CSV) export refined on shared weights keeps its signals and reaches an exact
+equilibrium where one fits."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from teamleduc.best_response import exploitability
 from teamleduc.config import get_config
 from teamleduc.infosets import infoset_tables
+from teamleduc.solver import solve
 from teamleduc.solver.dag import sweep
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
@@ -284,37 +288,81 @@ def test_halves_merge_into_the_cap():
         assert a + b - 1 <= max(k, 1) and a >= 1 and b >= 1
 
 
-def test_stratified_export_restarts_from_halves_with_free_weights(averaged):
-    """An export of equal weights on both sides (stratified signals) is refined from halves
-    of the signals with free weights: the result fits the cap, its weights moved, and its
-    bounds are those of what it returns, measured exactly."""
-    from teamleduc.solver.export import from_alternatives, measured
-    from teamleduc.solver.refine import refine_export
+def test_stratified_export_is_refined_on_shared_weights(averaged):
+    """A merged (CSV) export of equal weights on both sides (stratified signals) is refined on
+    one shared weight vector: the leader (team A) with free weights, the follower stratified
+    on the leader's weights after each improving block and refined with them fixed. Both
+    teams' weights are equal bit for bit, so the merge keeps K signals; the weights moved;
+    the reported bounds only narrow and are those of what is returned, measured exactly
+    (and again, independently, on the merged submission)."""
+    from teamleduc.solver.refine import refine_export, stratified_export
 
     game, sig = averaged
     K = 8
-    ex = from_alternatives(
-        game,
-        measured(game, [stratified_mixture(game, t, sig[t], K) for t in (0, 1)]),
-        max_signals=K,
-    )
     asked = []
 
-    def restart(team, k):
-        asked.append((team, k))
-        return stratified_mixture(game, team, sig[team], k)
+    def restart(team, k, weights=None):
+        asked.append((team, k, weights is not None))
+        return stratified_mixture(game, team, sig[team], k, weights=weights)
 
+    ex = stratified_export(game, restart, K)
+    assert asked == [(0, K, False), (1, K, False)] and ex.signals == K
+    del asked[:]
+    seen = []
     ref = refine_export(
-        game, ex, max_signals=K, time_limit=1e9, blocks=4, max_iters=40, restart=restart
+        game,
+        ex,
+        max_signals=K,
+        time_limit=1e9,
+        blocks=4,
+        max_iters=40,
+        restart=restart,
+        progress=lambda lo, up: seen.append(up - lo),
     )
-    assert asked == [(0, 4), (1, 5)]
+    assert asked and all(team == 1 and weights for team, _, weights in asked)
     assert ref is not ex and ref.gap < ex.gap
-    assert ref.mixtures[0].size <= 4 and ref.mixtures[1].size <= 5 and ref.signals <= K
-    assert not all(np.allclose(m.weights, m.weights[0]) for m in ref.mixtures)
+    a, b = ref.mixtures
+    assert np.array_equal(a.weights, b.weights) and ref.signals == a.size <= K
+    assert not np.allclose(a.weights, a.weights[0])
+    assert seen and all(y <= x for x, y in zip(seen, seen[1:]))
+    assert seen[-1] == pytest.approx(ref.gap, abs=1e-12)
     for team in (0, 1):
         assert guaranteed_value(game, ref.mixtures[team]) == pytest.approx(
             (ref.lower, ref.upper)[team], abs=1e-9
         )
+    r = exploitability(game.config, ref.submission)
+    assert r.worst_case_a == pytest.approx(ref.lower, abs=1e-9)
+    assert r.br_a.value == pytest.approx(ref.upper, abs=1e-9)
+
+
+@pytest.mark.parametrize("ante", [1, 6])
+def test_shared_weights_reach_an_exact_equilibrium_that_fits(ante):
+    """tiny-team (4 seats, two ranks): the column-generation LP (exact best responses,
+    HiGHS) solves it with one signal per team, value 0. From 200 DCFR iterations stratified
+    into 4 equally likely signals (gap 1e-2 with ante 6), the shared-weights refinement
+    reaches that value: the merged submission's exact gap, measured independently, is
+    below 1e-6 within 4 signals."""
+    from teamleduc.solver.refine import refine_export, stratified_export
+
+    config = get_config("tiny-team", ante=ante)
+    lp = solve(config, "double-oracle", time_limit=60, target_gap=1e-10, handle_sigint=False)
+    assert lp.upper - lp.lower <= 1e-10 and abs(lp.lower) <= 1e-9
+    rm = RegretMinimizer(config, dcfr())
+    rm.iterate(200)
+    game = rm.game
+
+    def restart(team, k, weights=None):
+        return stratified_mixture(game, team, rm.average_sigma(team), k, weights=weights)
+
+    ex = stratified_export(game, restart, 4)
+    assert ex.gap > 1e-6
+    ref = refine_export(
+        game, ex, max_signals=4, time_limit=1e9, blocks=4, max_iters=100, restart=restart
+    )
+    assert ref.signals <= 4
+    r = exploitability(config, ref.submission)
+    assert r.br_a.value - r.worst_case_a <= 1e-6
+    assert r.worst_case_a <= lp.lower + 1e-9 and r.br_a.value >= lp.upper - 1e-9
 
 
 def test_auto_refinement_starts_where_the_lp_export_stops_being_exact():

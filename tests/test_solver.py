@@ -738,10 +738,10 @@ def test_bad_arguments():
 
 
 def test_refinement_reports_each_block():
-    """While refining, every block is reported with the exact bounds of the refined pair's
-    best mixtures so far: they only improve, and the final report is the better of those and
+    """While refining, every block is reported with the exact bounds of the best pair so far
+    that fits the cap: its gap only narrows, and the final report is the better of it and
     the plain export. The export here is stratified (equal weights on both sides), so the
-    refinement restarts from halves of the signals (2 + 3 - 1 = 4) with free weights."""
+    merged CSV export is refined on one shared weight vector (4 signals, both teams)."""
     seen = []
     r = solve(
         "tiny-team-leduc",
@@ -756,21 +756,25 @@ def test_refinement_reports_each_block():
     exported = [m for m in seen if m.what == "export"]
     refined = [m for m in seen if m.what == "refine"]
     assert refined and exported
-    assert all(b.lower >= a.lower and b.upper <= a.upper for a, b in zip(refined, refined[1:]))
+    assert all(b.gap <= a.gap for a, b in zip(refined, refined[1:]))
     assert r.gap == pytest.approx(min(refined[-1].gap, exported[0].gap), abs=1e-9)
-    assert refined[-1].gap < exported[0].gap  # the refined halves win here
-    assert r.team_signals[0] <= 2 and r.team_signals[1] <= 3 and r.signals <= 4
+    assert refined[-1].gap < exported[0].gap  # the shared weights win here
+    a, b = r.mixtures
+    assert np.array_equal(a.weights, b.weights) and r.signals == a.size <= 4
 
 
-def test_a_refined_big_game_exports_its_halves_first(monkeypatch):
+@pytest.mark.parametrize("export_format", ["csv", "teams2025"])
+def test_a_refined_big_game_exports_the_refinements_start_first(monkeypatch, export_format):
     """A big game (stratified export) that is refined next is exported as the refinement's
-    starting point, each team's average as halves of the cap (2 + 3 - 1 = 4 signals), not
-    as 4 equal weights the refinement would only restart from; the refinement keeps those
-    sizes. Without refinement the export is the equal weights as before."""
+    starting point: for the CSV submission both teams' averages as 4 equally likely
+    signals, refined on shared weights; for team zips each team's average as its own
+    signals with free weights (as many as the refinement time can move, at most 4), whose
+    sizes the refinement keeps. Neither goes through the general export
+    (``export_alternatives``). Without refinement the export is the equal weights."""
     import teamleduc.solver as solver_module
     import teamleduc.solver.driver as driver
     from teamleduc.solver.dag_cfr import RegretMinimizer
-    from teamleduc.solver.refine import halves_export
+    from teamleduc.solver.refine import halves_export, refined_team_signals, stratified_export
     from teamleduc.solver.stratify import stratified_mixture
 
     monkeypatch.setattr(driver, "is_big", lambda game: True)
@@ -791,18 +795,28 @@ def test_a_refined_big_game_exports_its_halves_first(monkeypatch):
         refine_seconds=2,
         progress=seen.append,
         handle_sigint=False,
+        export_format=export_format,
     )
     assert calls == []
-    # the same 30 iterations outside the solver: the first export is exactly their halves
+    # the same 30 iterations outside the solver: the first export is exactly their start
     rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
     rm.iterate(30)
-    ex = halves_export(
-        rm.game, lambda team, k: stratified_mixture(rm.game, team, rm.average_sigma(team), k), 4
-    )
-    assert [m.size for m in ex.mixtures] == [2, 3]
+
+    def restart(team, k, weights=None):
+        return stratified_mixture(rm.game, team, rm.average_sigma(team), k, weights=weights)
+
+    if export_format == "csv":
+        ex = stratified_export(rm.game, restart, 4)
+        assert [m.size for m in ex.mixtures] == [4, 4] and ex.signals == 4
+        assert np.array_equal(r.mixtures[0].weights, r.mixtures[1].weights)
+        assert r.signals <= 4
+    else:
+        k = refined_team_signals(rm.game, 4, 2.0)
+        ex = halves_export(rm.game, restart, k, per_team=True)
+        assert [m.size for m in ex.mixtures] == [k, k]
+        assert max(r.team_signals) <= 4
     first = [m for m in seen if m.what == "export"][0]
     assert (first.lower, first.upper) == pytest.approx((ex.lower, ex.upper), abs=1e-12)
-    assert r.team_signals[0] <= 2 and r.team_signals[1] <= 3 and r.signals <= 4
     assert r.gap <= ex.gap + 1e-12
     plain = solve(
         "tiny-team-leduc",

@@ -45,7 +45,13 @@ from .export import (
 )
 from .methods import DEFAULT_METHOD, METHODS, make_algorithm
 from .refine import _warmup as refine_warmup
-from .refine import auto_seconds, halves_export, refine_export, refined_team_signals
+from .refine import (
+    auto_seconds,
+    halves_export,
+    refine_export,
+    refined_team_signals,
+    stratified_export,
+)
 from .report import PLOT_NAME, REPORT_NAME, load_plotting
 from .result import (
     CSV_DIR,
@@ -311,7 +317,7 @@ def solve(
     internal_target = target_gap if target_gap is not None else -math.inf
     status = TIME_LIMIT
     best = None  # (export result, measurement)
-    halves = None  # the export of the refinement's starting point, if made
+    halves = None  # the team zips' refinement start (each team's own K signals), if made
     refine_cap = max_signals  # its signals per team (fewer for team zips on a slow machine)
     if prev is not None:
         best = _previous_export(resume, config)
@@ -402,24 +408,25 @@ def solve(
                 budget = max(end - session(), 0.05)
             t_cand = time.perf_counter()
             # a big game that is refined next is exported as the refinement's starting point
-            # (its halves), not as max_signals equal weights it would only restart from
+            # (team zips: each team's K signals with free weights; CSV: equal weights), not
+            # through the general export, whose candidates the refinement would not use
             halves_first = (
                 stratified_only
                 and refine_seconds > 0
                 and stopped_by in (ITERATION_LIMIT, TIME_LIMIT)
                 and all(d.num_members == 2 for d in game.dags)
             )
-            if halves_first:
+            if halves_first and each_team:
                 # team zips that are refined: as many signals per team as the refinement
                 # time can move at this machine's speed (DCFR's, measured just now)
-                refine_cap = (
-                    refined_team_signals(
-                        game, max_signals, refine_seconds, step_seconds / max(steps, 1)
-                    )
-                    if each_team
-                    else max_signals
+                refine_cap = refined_team_signals(
+                    game, max_signals, refine_seconds, step_seconds / max(steps, 1)
                 )
                 ex = halves = halves_export(game, alg.stratified, refine_cap, each_team)
+            elif halves_first:
+                # the CSV submission: the start of the shared-weights refinement (equal
+                # weights; the refinement moves them)
+                ex = stratified_export(game, alg.stratified, max_signals)
             else:
                 alternatives = measured(game, alg.export_alternatives(max_signals))
                 ex = (

@@ -60,12 +60,14 @@ class _RegretAlgorithm:
             for k, d in enumerate(self.game.dags)
         )
 
-    def stratified(self, team: int, signals: int):
-        """Team ``team``'s average as ``signals`` stratified signals (also the refinement's
-        restart, :func:`.refine.refine_export`)."""
+    def stratified(self, team: int, signals: int, weights=None):
+        """Team ``team``'s average as ``signals`` stratified signals, equally likely or with
+        the given ``weights`` (also the refinement's restart, :func:`.refine.refine_export`)."""
         from .stratify import stratified_mixture
 
-        return stratified_mixture(self.game, team, self.rm.average_sigma(team), signals)
+        return stratified_mixture(
+            self.game, team, self.rm.average_sigma(team), signals, weights=weights
+        )
 
     def direct_export(self, max_signals: int):
         return None

@@ -8,12 +8,13 @@ behaviour against the other team's whole belief DAG.
 What (block-coordinate ascent, per team, alternating members):
 
 * start from the team's exported mixture (plus peeled candidates, up to ``K`` signals). A
-  stratified export (both teams the same K equal weights) restarts instead from each team's
-  average as :func:`halves` of the cap (50 and 51 signals of 100) with free weights: equal
-  weights merge into K signals but cannot move, and moving weights over half as many
-  signals refined better (:func:`refine_export`). The solver exports a big game that it
-  refines as those halves directly (:func:`halves_export`). Fixed weights, when asked for,
-  are returned bit for bit;
+  stratified export (both teams the same K equal weights) is refined instead on free
+  weights: for the merged CSV submission, one weight vector shared by both teams (the
+  leader refines its K signals with free weights, the follower is stratified on them and
+  refined with them fixed, :func:`shared_weights`); for the 2025 team zips, each team its
+  own K signals (the solver exports those directly, :func:`halves_export`). Equal weights
+  merge into K signals but cannot move. Fixed weights, when asked for, are returned bit
+  for bit;
 * fix one member's per-signal strategies; the other member's per-signal behavioural
   strategies (and the signal weights unless fixed) are then a *perfect-recall* problem for the
   team (one member plays, the fixed member is part of the environment per signal), solved by
@@ -94,6 +95,10 @@ _DCFR_SECONDS_PER_ROW = 3.6e-8
 #: 0.068 with 50; 75 s per team 0.0147 with 200, 0.0185 with 100 and 0.0167 with 400 (with
 #: fixed weights over 100 signals and 24 s per team, 100 had beaten 60, 160 and 40)
 BLOCK_ITERS = 200
+#: the team whose weights lead in the shared-weights CSV export (:func:`shared_weights`):
+#: on team-leduc A leading exported 0.0753 and B 0.0821; on team-leduc-2025 each led better
+#: in some paired runs (docs/solver-support.md)
+SHARED_LEADER = 0
 #: a block measures its average exactly every this many iterations and keeps the best
 CHECK_EVERY = 10
 #: warm start of a block: the free member's regrets start proportional to its current
@@ -546,12 +551,14 @@ def refine_export(
     (half per team); returned only if its exact gap is smaller, else ``ex`` itself.
     ``opponents[k]`` = (regrets, strategy) to start team k's opponent from (or None).
 
-    When both teams export the same equal weights (stratified signals) and ``restart(team,
-    K)`` gives a team's average as K stratified signals, the refinement starts instead from
-    :func:`halves` of ``max_signals`` per team with free weights: equal weights merge into
-    ``max_signals`` signals but cannot move, and on team-leduc-2025 moving weights over half
-    the signals refined better (exported gap 0.044 against 0.058 after 30 s of refinement,
-    0.0147 against 0.026 after 150 s, blocks of 200 iterations against 100).
+    When both teams export the same weights (stratified signals) and ``restart(team, K,
+    weights=None)`` gives a team's average as K stratified signals, a merged (CSV) export is
+    refined on one shared weight vector (:func:`shared_weights`): equal weights merge into
+    ``max_signals`` signals but cannot move, and shared free weights refined better than
+    both fixed equal weights and :func:`halves` of the cap with free weights (0.044 against
+    0.058 after 30 s on team-leduc-2025, fixed against halves; 0.0753 against 0.1122 after
+    150 s on team-leduc, shared against halves). With ``per_team`` the refinement restarts
+    from ``max_signals`` signals per team with free weights.
     ``keep_sizes`` refines ``ex``'s mixtures as they are (no restart, no filling up with
     peels; e.g. ``ex`` from :func:`halves_export`). ``progress(lower, upper)`` is called
     after each block with the exact bounds of the pair being refined (its best mixtures so
@@ -569,6 +576,19 @@ def refine_export(
         and restart is not None
         and all(len(d.seats) == 2 for d in game.dags)
     )
+    if restarted and not per_team:
+        return shared_weights(
+            game,
+            ex,
+            max_signals=max_signals,
+            time_limit=time_limit,
+            restart=restart,
+            opponents=opponents,
+            progress=progress,
+            max_iters=max_iters,
+            blocks=blocks,
+            stop=stop,
+        )
     if restarted:
         (ma, la), (mb, ub) = _measured_halves(game, restart, max_signals, per_team)
         mix, bounds = [ma, mb], [la, ub]
@@ -620,6 +640,130 @@ def refine_export(
         seconds=ex.seconds + time.perf_counter() - t0,
         submission=sub,
     )
+
+
+def _heaviest_first(mix: TeamMixture) -> TeamMixture:
+    """``mix`` with its signals in decreasing weight (stable): the order in which
+    :class:`TeamRefinement` keeps signals, so that a follower refined on these weights keeps
+    them in this order and both cumulative distributions coincide."""
+    order = np.argsort(-mix.weights, kind="stable")
+    return TeamMixture(mix.team, mix.seats, mix.weights[order], tuple(mix.items[j] for j in order))
+
+
+def shared_weights(
+    game: DagGame,
+    ex: ExportResult,
+    *,
+    max_signals: int,
+    time_limit: float,
+    restart,
+    leader: int = SHARED_LEADER,
+    opponents=(None, None),
+    progress=None,
+    max_iters: int = 10**9,
+    blocks: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> ExportResult:
+    """The CSV export (one merged meta-strategy of at most ``max_signals`` signals) refined
+    on one weight vector shared by both teams, each team with its own strategies per signal.
+
+    ``ex`` holds both teams' mixtures on the same weights (e.g. :func:`stratified_export`);
+    ``restart(team, K, weights=None)`` gives a team's average as K stratified signals (with
+    the given weights). The ``leader`` refines its ``max_signals`` signals with free weights for
+    half of ``time_limit``; after each block that improved it, the follower's average is
+    stratified on the leader's weights (:func:`.stratify.stratified_mixture`) and the pair
+    measured exactly. The follower is then refined for the rest of the time with those
+    weights fixed. Both cumulative distributions coincide, so the merged meta-strategy has
+    as many signals as the leader. More freedom than :func:`halves` (50 + 51 free weights):
+    on the same averages, with 150 s of refinement each, team-leduc exported 0.0753 (team A
+    leading; 0.0821 with B) against the halves' 0.1122 (``BENCH_BUDGET_PRESET=team-leduc
+    BENCH_BUDGET_SOLVE=150 BENCH_BUDGET_REFINE=150 BENCH_BUDGET_TEAM_K=50 python -m
+    benchmarks budget``).
+
+    ``progress(lower, upper)`` receives the exact bounds of the best pair so far that fits
+    the cap (its gap never grows; the leader's blocks are reported with the follower
+    stratified on its weights). Returns the best such pair, or ``ex`` if none beat it."""
+    t0 = time.perf_counter()
+    follower = 1 - leader
+    lead = ex.mixtures[leader]
+    lead_bound = (ex.lower, ex.upper)[leader]
+    if lead.size != max_signals:
+        lead = restart(leader, max_signals)
+        lead_bound = guaranteed_value(game, lead)
+    follow = ex.mixtures[follower]
+    follow_bound = (ex.lower, ex.upper)[follower]
+    if not np.array_equal(follow.weights, lead.weights):
+        follow = restart(follower, lead.size, lead.weights)
+        follow_bound = guaranteed_value(game, follow)
+    best = [ex.gap, ex]
+
+    def pair(lead_mix, lb, follow_mix, fb) -> tuple:
+        mixes = (lead_mix, follow_mix) if leader == 0 else (follow_mix, lead_mix)
+        bounds = (lb, fb) if leader == 0 else (fb, lb)
+        return mixes, bounds
+
+    def consider(mixes, bounds) -> None:
+        """Keep the pair if it is the best so far; report the best pair's bounds."""
+        if bounds[1] - bounds[0] < best[0]:
+            best[:] = [bounds[1] - bounds[0], (mixes, bounds)]
+        if progress is not None:
+            b = best[1]
+            progress(*((b.lower, b.upper) if isinstance(b, ExportResult) else b[1]))
+
+    def stopped() -> bool:
+        return stop is not None and stop()
+
+    # the leader: free weights, for half the time
+    run = TeamRefinement(game, lead, lead_bound, signals=max_signals, opponent=opponents[leader])
+    end = t0 + time_limit / 2
+    while blocks is None or run.blocks < blocks:
+        if run.blocks > 0 and (time.perf_counter() >= end or stopped()):
+            break
+        before = run.best[0]
+        run.step(end, max_iters, stop=stop)
+        if run.best[0] != before:
+            lead_bound, lead = run.best[0], _heaviest_first(run.best[1])
+            follow = restart(follower, lead.size, lead.weights)
+            follow_bound = guaranteed_value(game, follow)
+            consider(*pair(lead, lead_bound, follow, follow_bound))
+    # the follower: the leader's weights, fixed, for the rest of the time
+    run = TeamRefinement(
+        game,
+        follow,
+        follow_bound,
+        signals=lead.size,
+        fixed_weights=True,
+        opponent=opponents[follower],
+    )
+    end = time.perf_counter() + max(time_limit - (time.perf_counter() - t0), 0.0)
+    while not stopped() and (blocks is None or run.blocks < blocks):
+        if run.blocks > 0 and time.perf_counter() >= end:
+            break
+        before = run.best[0]
+        run.step(end, max_iters, stop=stop)
+        if run.best[0] != before:
+            consider(*pair(lead, lead_bound, run.best[1], run.best[0]))
+    if isinstance(best[1], ExportResult):
+        return ex
+    mixes, (lower, upper) = best[1]
+    assert fits(mixes[0].weights, mixes[1].weights, max_signals)
+    return ExportResult(
+        mixtures=tuple(mixes),
+        lower=float(lower),
+        upper=float(upper),
+        rounds=ex.rounds,
+        columns=ex.columns,
+        seconds=ex.seconds + time.perf_counter() - t0,
+        submission=merge_submission(game, tuple(mixes)),
+    )
+
+
+def stratified_export(game: DagGame, restart, max_signals: int) -> ExportResult:
+    """Both teams' averages as ``max_signals`` equally likely stratified signals
+    (``restart(team, K)``), with exact bounds: they merge into ``max_signals`` signals, and
+    are the start of :func:`shared_weights`."""
+    pairs = measured(game, [restart(team, max_signals) for team in (0, 1)])
+    return from_alternatives(game, pairs, max_signals=max_signals)
 
 
 def _warmup() -> None:
