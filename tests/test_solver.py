@@ -830,6 +830,37 @@ def test_a_refined_big_game_exports_the_refinements_start_first(monkeypatch, exp
     assert calls == [4] and plain.signals == 4
 
 
+def test_a_big_games_unbeaten_start_is_written(monkeypatch):
+    """A big game does not hold its start's submission while refining (1.4 GB on
+    team-leduc); when the refinement does not beat the start, the submission is built again
+    from the start's mixtures: the written bounds are the start's, re-measured."""
+    import teamleduc.solver.driver as driver
+
+    monkeypatch.setattr(driver, "is_big", lambda game: True)
+    given = []
+
+    def unchanged(game, ex, **kwargs):
+        given.append(ex)
+        return ex
+
+    monkeypatch.setattr(driver, "refine_export", unchanged)
+    config = get_config("tiny-team-leduc")
+    r = solve(
+        config,
+        "dcfr",
+        time_limit=GUARD_SECONDS,
+        max_iterations=30,
+        max_signals=4,
+        refine_seconds=2,
+        handle_sigint=False,
+    )
+    assert len(given) == 1 and given[0].submission is None
+    assert r.lower == pytest.approx(given[0].lower, abs=1e-9)
+    assert r.upper == pytest.approx(given[0].upper, abs=1e-9)
+    assert r.signals == 4
+    _check_export(config, r, tol=np.inf)
+
+
 def test_auto_refinement_with_a_target(monkeypatch):
     """With a target, ``auto`` still refines (small-team-leduc's LP export never met a target
     of 1e-4: 3.1e-2 in 120 s; refined, 8.8e-4 in 60 s), unless the target is met first."""

@@ -40,6 +40,7 @@ from .export import (
     from_alternatives,
     is_big,
     measured,
+    merge_submission,
     submission_gap,
     with_alternatives,
 )
@@ -488,19 +489,29 @@ def solve(
                 # each block's mixture is measured exactly: the refined pair's best so far
                 record(Measurement(alg.iterations, total(), lower, upper, "refine"))
 
+            keep_sizes = ex is halves
+            if stratified_only:
+                # a big game's submission (1.4 GB on team-leduc) is not held while refining:
+                # it is built again from the mixtures if the refinement does not beat them
+                ex = dataclasses.replace(ex, submission=None)
+                best = halves = None
             refined = refine_export(
                 game,
                 ex,
-                max_signals=refine_cap if ex is halves else max_signals,
+                max_signals=refine_cap if keep_sizes else max_signals,
                 time_limit=budget,
                 candidates=candidates,
                 opponents=alg.refine_opponents(),
                 progress=refined_block,
                 restart=alg.stratified,
-                keep_sizes=ex is halves,
+                keep_sizes=keep_sizes,
                 per_team=each_team,
                 stop=lambda: stop.set,  # Ctrl-C ends the refinement after its iteration
             )
+            if refined is ex and ex.submission is None:
+                ex = refined = dataclasses.replace(
+                    ex, submission=merge_submission(game, ex.mixtures)
+                )
             if refined is not ex:
                 ex = refined
                 record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))
