@@ -40,9 +40,9 @@ from .export import (
     from_alternatives,
     is_big,
     measured,
-    merge_submission,
     submission_gap,
     with_alternatives,
+    with_submission,
 )
 from .methods import DEFAULT_METHOD, METHODS, make_algorithm
 from .refine import _warmup as refine_warmup
@@ -423,11 +423,13 @@ def solve(
                 refine_cap = refined_team_signals(
                     game, max_signals, refine_seconds, step_seconds / max(steps, 1)
                 )
-                ex = halves = halves_export(game, alg.stratified, refine_cap, each_team)
+                ex = halves = halves_export(
+                    game, alg.stratified, refine_cap, each_team, submission=False
+                )
             elif halves_first:
                 # the CSV submission: the start of the shared-weights refinement (equal
                 # weights; the refinement moves them)
-                ex = stratified_export(game, alg.stratified, max_signals)
+                ex = stratified_export(game, alg.stratified, max_signals, submission=False)
             else:
                 alternatives = measured(game, alg.export_alternatives(max_signals))
                 ex = (
@@ -492,7 +494,7 @@ def solve(
             keep_sizes = ex is halves
             if stratified_only:
                 # a big game's submission (1.4 GB on team-leduc) is not held while refining:
-                # it is built again from the mixtures if the refinement does not beat them
+                # it is built from the mixtures if the refinement does not beat them
                 ex = dataclasses.replace(ex, submission=None)
                 best = halves = None
             refined = refine_export(
@@ -508,15 +510,12 @@ def solve(
                 per_team=each_team,
                 stop=lambda: stop.set,  # Ctrl-C ends the refinement after its iteration
             )
-            if refined is ex and ex.submission is None:
-                ex = refined = dataclasses.replace(
-                    ex, submission=merge_submission(game, ex.mixtures)
-                )
             if refined is not ex:
                 ex = refined
                 record(Measurement(alg.iterations, total(), ex.lower, ex.upper, "export"))
             if stop.set:  # Ctrl-C during the refinement: write its best export, as at any stop
                 status = INTERRUPTED
+        ex = with_submission(game, ex)  # a refinement's start that was not refined or beaten
         lower, upper = ex.lower, ex.upper
         lo2, up2, verified_by = submission_gap(config, ex.submission)
         if abs(lo2 - lower) > 1e-7 * max(1.0, abs(lower)) or abs(up2 - upper) > 1e-7 * max(

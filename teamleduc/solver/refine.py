@@ -509,18 +509,22 @@ def refined_team_signals(
     return int(min(max_signals, max(low, math.floor(fit))))
 
 
-def halves_export(game: DagGame, restart, max_signals: int, per_team: bool = False) -> ExportResult:
+def halves_export(
+    game: DagGame, restart, max_signals: int, per_team: bool = False, submission: bool = True
+) -> ExportResult:
     """The starting point of a restarted :func:`refine_export` as an export of its own: each
     team's average as :func:`team_sizes` stratified signals (``restart(team, K)``; halves of
     ``max_signals`` for a merged CSV submission, ``max_signals`` each with ``per_team``), with
     free weights and exact bounds. A run that refines a big game exports this instead of
     ``max_signals`` equal-weight signals, from which the refinement would only restart here
-    (that export took about 25 s of a 5-minute team-leduc run)."""
+    (that export took about 25 s of a 5-minute team-leduc run). Without ``submission`` the
+    merged submission is not built (:func:`.export.from_alternatives`)."""
     return from_alternatives(
         game,
         _measured_halves(game, restart, max_signals, per_team),
         max_signals=max_signals,
         per_team=per_team,
+        submission=submission,
     )
 
 
@@ -758,12 +762,15 @@ def shared_weights(
     )
 
 
-def stratified_export(game: DagGame, restart, max_signals: int) -> ExportResult:
+def stratified_export(
+    game: DagGame, restart, max_signals: int, submission: bool = True
+) -> ExportResult:
     """Both teams' averages as ``max_signals`` equally likely stratified signals
     (``restart(team, K)``), with exact bounds: they merge into ``max_signals`` signals, and
-    are the start of :func:`shared_weights`."""
+    are the start of :func:`shared_weights`. Without ``submission`` the merged submission
+    is not built (:func:`.export.from_alternatives`)."""
     pairs = measured(game, [restart(team, max_signals) for team in (0, 1)])
-    return from_alternatives(game, pairs, max_signals=max_signals)
+    return from_alternatives(game, pairs, max_signals=max_signals, submission=submission)
 
 
 def _warmup() -> None:
