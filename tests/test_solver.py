@@ -472,12 +472,33 @@ def _cum(folder):
         return {k: z[k] for k in z.files if k.startswith("alg/")}
 
 
-def test_resume_continues_exactly(tmp_path):
+@pytest.mark.parametrize("method", ["dcfr", "pcfr+"])
+@pytest.mark.parametrize("preset", ["tiny-team", "tiny-team-leduc"])
+def test_the_current_strategy_is_recomputed_from_the_regrets_bit_for_bit(method, preset):
+    """Checkpoints keep regrets (and pcfr+'s last regrets), not the current strategy: the
+    regret matching of a resumed run must give the solver's own strategy, every bit."""
+    from teamleduc.dag import match_regrets
+    from teamleduc.solver.dag_cfr import VARIANTS, RegretMinimizer
+
+    rm = RegretMinimizer(get_config(preset), VARIANTS[method])
+    for _ in range(4):
+        rm.iterate(7)
+        for k, d in enumerate(rm.game.dags):
+            pred = rm.discounting.predictive
+            got = match_regrets(d, rm.reg[k], rm.last[k], pred)
+            np.testing.assert_array_equal(got, rm.sigma[k])
+            assert got.dtype == rm.sigma[k].dtype
+    assert not np.array_equal(rm.sigma[0], rm.game.dags[0].uniform_sigma())
+    assert "sigma0" not in rm.state()
+
+
+@pytest.mark.parametrize("method", ["dcfr", "pcfr+"])
+def test_resume_continues_exactly(tmp_path, method):
     config = get_config("tiny-team-leduc")
     straight = tmp_path / "straight"
-    solve(config, "dcfr", max_iterations=60, time_limit=6, out_dir=straight, handle_sigint=False)
+    solve(config, method, max_iterations=60, time_limit=6, out_dir=straight, handle_sigint=False)
     first = tmp_path / "first"
-    solve(config, "dcfr", max_iterations=25, time_limit=6, out_dir=first, handle_sigint=False)
+    solve(config, method, max_iterations=25, time_limit=6, out_dir=first, handle_sigint=False)
     second = tmp_path / "second"
     r = solve(
         config,
@@ -495,8 +516,9 @@ def test_resume_continues_exactly(tmp_path):
         np.testing.assert_array_equal(a[k], b[k])
     report = json.loads((second / "solve-report.json").read_text())
     assert report["iterations"] == 60
+    other = "cfr+" if method == "dcfr" else "dcfr"
     with pytest.raises(ValueError, match="made by"):
-        solve(config, "cfr+", time_limit=5, resume=first, handle_sigint=False)
+        solve(config, other, time_limit=5, resume=first, handle_sigint=False)
 
 
 def test_damaged_checkpoint_candidates_are_refused(tmp_path):

@@ -28,7 +28,15 @@ from .beliefs import (
     prescription_table,
     team_beliefs,
 )
-from .passes import best_values, cfr_update, flows, marginals, max_dp_levels, normalize
+from .passes import (
+    best_values,
+    cfr_update,
+    flows,
+    marginals,
+    match_regrets,
+    max_dp_levels,
+    normalize,
+)
 from .pure import (
     PureTeamStrategy,
     best_response_pure,
@@ -68,6 +76,7 @@ __all__ = [
     "cfr_update",
     "flows",
     "marginals",
+    "match_regrets",
     "max_dp_levels",
     "normalize",
     "PureTeamStrategy",
@@ -95,6 +104,8 @@ def _warmup() -> None:
                 other = game.dags[1 - k]
                 T = flows(other, other.uniform_sigma(), other.new_values())
                 cfr_update(game, k, T, V, reg, sigma, reg.copy(), 1.0, 0.0, True)
+                for predictive in (False, True):
+                    match_regrets(d, reg, reg, predictive)
                 flows(d, sigma, F, reg.copy(), 1.0)
                 best_response_pure(game, k, T, V)
                 normalize(d, sigma)

@@ -41,6 +41,39 @@ def _uniform_rows(member, table, row0, tab_offsets, tab_start, sigma):
                 sigma[base + r] = 1.0 / (hi - lo)
 
 
+@njit(cache=True, parallel=True, fastmath=_FAST)
+def _match_all(member, table, row0, tab_offsets, tab_start, reg, last, predictive, sigma):
+    # regret matching of every decision row from the stored float32 regrets (plus the last
+    # instantaneous regrets when predictive): the same arithmetic as the end of _cfr_node, so
+    # a resumed run's current strategy is the solver's own, bit for bit (tests/test_solver.py)
+    B = tab_offsets.shape[1] - 1
+    for h in prange(member.shape[0]):
+        if member[h] < 0:
+            continue
+        t = table[h]
+        for b in range(B):
+            lo = _u(tab_offsets[t, b])
+            n = _u(tab_offsets[t, b + 1]) - lo
+            first = _u(row0[h] + tab_offsets[t, b] - tab_start[t])
+            total = 0.0
+            for j in range(n):
+                x = np.float64(reg[first + j])
+                if predictive:
+                    x += np.float64(last[first + j])
+                total += max(x, 0.0)
+            if total > 0.0:
+                inv = 1.0 / total
+                for j in range(n):
+                    x = np.float64(reg[first + j])
+                    if predictive:
+                        x += np.float64(last[first + j])
+                    sigma[first + j] = max(x, 0.0) * inv
+            else:
+                inv = 1.0 / n
+                for j in range(n):
+                    sigma[first + j] = inv
+
+
 @njit(cache=True, parallel=True)
 def _weights(C, T, team, out):
     Z, XA, XB = C.shape
@@ -167,11 +200,12 @@ def _cfr_node(
             i = first + j
             inst = util[j] - ev
             x = reg[i] + inst
-            x = x * (pos_f if x > 0.0 else neg_f)
-            reg[i] = x
+            reg[i] = x * (pos_f if x > 0.0 else neg_f)
+            # from the stored (rounded) values: _match_all recomputes the same from a checkpoint
+            x = np.float64(reg[i])
             if predictive:
                 last[i] = inst
-                x += inst
+                x += np.float64(last[i])
             q = max(x, 0.0)
             util[j] = q
             total += q

@@ -7,6 +7,7 @@ use serial passes in node order (children have larger ids), the max DP level by 
 
 * :func:`cfr_update` - leaf values from the other team's reach, values under the current
   strategy, and the regret update with regret matching, in one bottom-up pass;
+  :func:`match_regrets` - the same regret matching alone (a resumed run's current strategy);
 * :func:`best_values` - the exact best-response DP (max over rows) into a full ``V``;
   :func:`max_dp_levels` runs the same kernel on two level buffers (``(widest level + 1, B + 1)``
   each, the node's row given by its position in its level) and records the maximising row per
@@ -33,6 +34,7 @@ from .kernels import (
     _flows_par,
     _flows_ser,
     _marginals,
+    _match_all,
     _max_par,
     _max_ser,
     _normalize,
@@ -123,6 +125,28 @@ def cfr_update(
     else:
         _cfr_ser(*args)
     return dag.root_value(V)
+
+
+def match_regrets(dag: TeamDag, reg, last, predictive: bool) -> np.ndarray:
+    """The current strategy that :func:`cfr_update` derives from the regrets ``reg`` (and,
+    when ``predictive``, the last instantaneous regrets ``last``), bit for bit: a resumed run
+    recomputes it instead of reading it from its checkpoint."""
+    _check_rows(dag, reg)
+    if predictive:
+        _check_rows(dag, last)
+    sigma = np.empty(dag.num_rows, ROW_DTYPE)
+    _match_all(
+        dag.member,
+        dag.table,
+        dag.row0,
+        dag.tab_offsets,
+        dag.tab_start,
+        reg,
+        last if predictive else _EMPTY_F4,
+        bool(predictive),
+        sigma,
+    )
+    return sigma
 
 
 _NO_CHOICE = np.zeros((0, 0), np.int32)

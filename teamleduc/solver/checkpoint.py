@@ -33,7 +33,7 @@ from ..errors import TeamLeducError
 from .common import Candidates, Measurement
 
 CHECKPOINT_NAME = "checkpoint.npz"
-FORMAT = 1
+FORMAT = 2  # 2: the current strategy is recomputed from the regrets, not stored
 KINDS = ("br", "peel", "product", "column")
 
 

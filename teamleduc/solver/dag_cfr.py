@@ -46,6 +46,7 @@ from ..dag import (
     extract_pure,
     flows,
     marginals,
+    match_regrets,
     normalize,
 )
 from .common import Candidates, Measurement, ProductStrategy
@@ -206,11 +207,12 @@ class RegretMinimizer:
     # ------------------------------------------------------------------ checkpoints
 
     def state(self) -> dict[str, np.ndarray]:
+        """The arrays a checkpoint keeps: regrets, cumulative strategies and (predictive)
+        last regrets; the current strategy is recomputed from them (a third less to write)."""
         out = {"t": np.array(self.t)}
         for k in (0, 1):
             out[f"reg{k}"] = self.reg[k]
             out[f"cum{k}"] = self.cum[k]
-            out[f"sigma{k}"] = self.sigma[k]
             out[f"last{k}"] = self.last[k]
         return out
 
@@ -220,7 +222,6 @@ class RegretMinimizer:
             for name, arr in (
                 ("reg", self.reg),
                 ("cum", self.cum),
-                ("sigma", self.sigma),
                 ("last", self.last),
             ):
                 a = np.asarray(state[f"{name}{k}"], dtype=ROW_DTYPE)
@@ -232,4 +233,6 @@ class RegretMinimizer:
                 arr[k][...] = a
         self.t = int(state["t"])
         for k, d in enumerate(g.dags):
+            pred = self.discounting.predictive
+            self.sigma[k][...] = match_regrets(d, self.reg[k], self.last[k], pred)
             self.reach[k] = flows(d, self.sigma[k], self.F[k])
