@@ -237,7 +237,8 @@ def test_warm_block_keeps_free_weights_where_they_are(averaged):
         finally:
             refine.WARM_WEIGHTS = old
         kept.append(tr.p)
-    np.testing.assert_allclose(kept[0], weights, rtol=1e-9)
+    # warm = 1e12 leaves rounding-level drift (1e-9 relative seen), a cold start 1e-3 or more
+    np.testing.assert_allclose(kept[0], weights, rtol=1e-8)
     assert np.abs(kept[1] - weights).max() > 1e-3
 
 
