@@ -91,46 +91,84 @@ TASKS_PER_WORKER = 16
 
 # --------------------------------------------------------------------------- kernel
 
-_ROWS = 4  # rows of A per register tile (the caller pads A to a multiple)
-_COLS = 32  # columns of B per tile, transposed so that the pairs vectorise
-_GROUP = 64  # rows of A per parallel work item
+_ROWS = 8  # rows of A per register tile (the caller pads A to a multiple)
+_COLS = 8  # columns of B per register tile (packed with zeros to a multiple)
+
+
+def _tile_source(rows: int, cols: int) -> str:
+    """Source of the register tile: ``rows x cols`` pairs, one named accumulator each.
+
+    Named locals stay in registers, where LLVM's SLP vectoriser packs them into vector
+    registers (an accumulator array would be stored and loaded at every term). Each sum is
+    still its own: products rounded, then added, ``l`` ascending, exactly as
+    :func:`teamleduc.evaluate._dot` sums one pair."""
+    acc = [[f"s{i}_{j}" for j in range(cols)] for i in range(rows)]
+    lines = [
+        "def tile(ap, bp, m, total, i0, j0, nc):",
+        "    " + " = ".join(x for row in acc for x in row) + " = 0.0",
+        "    for l in range(m):",
+        f"        pa = l * {rows}",
+        f"        pb = l * {cols}",
+    ]
+    lines += [f"        a{i} = ap[pa + {i}]" for i in range(rows)]
+    lines += [f"        b{j} = bp[pb + {j}]" for j in range(cols)]
+    lines += [f"        {acc[i][j]} += a{i} * b{j}" for i in range(rows) for j in range(cols)]
+    for j in range(cols):
+        lines.append(f"    if j0 + {j} < nc:")
+        lines += [f"        total[i0 + {i}, j0 + {j}] += {acc[i][j]}" for i in range(rows)]
+    return "\n".join(lines)
+
+
+def _make_tile():
+    namespace: dict = {}
+    exec(_tile_source(_ROWS, _COLS), namespace)  # noqa: S102 - generated above, no input
+    return njit(inline="always", boundscheck=False)(namespace["tile"])
+
+
+_tile = _make_tile()
 
 
 @njit(cache=True, parallel=True)
-def _block_products(A, B, lo, hi, total):
-    # total[i, j] += sum_{l = lo}^{hi - 1} A[i, l] * B[j, l], l ascending, each product rounded
-    # then added (one block of evaluate's _dot). Parallel and vectorised across pairs only.
-    nR = A.shape[0]
-    nC = B.shape[0]
+def _pack(X, lo, hi, width, out):
+    # out[t, l * width + k] = X[t * width + k, lo + l] (0 past the last row of X)
+    n = X.shape[0]
     m = hi - lo
-    ntiles = (nC + _COLS - 1) // _COLS
-    ngroups = (nR + _GROUP - 1) // _GROUP
-    for w in prange(ntiles * ngroups):
-        tile = w // ngroups
-        group = w - tile * ngroups
-        j0 = tile * _COLS
-        jn = min(_COLS, nC - j0)
-        bt = np.zeros((m, _COLS))
-        for jj in range(jn):
-            for l in range(m):
-                bt[l, jj] = B[j0 + jj, lo + l]
-        acc = np.empty((_ROWS, _COLS))
-        for i0 in range(group * _GROUP, min(nR, group * _GROUP + _GROUP), _ROWS):
-            acc[:, :] = 0.0
-            for l in range(m):
-                a0 = A[i0, lo + l]
-                a1 = A[i0 + 1, lo + l]
-                a2 = A[i0 + 2, lo + l]
-                a3 = A[i0 + 3, lo + l]
-                for jj in range(_COLS):
-                    b = bt[l, jj]
-                    acc[0, jj] += a0 * b
-                    acc[1, jj] += a1 * b
-                    acc[2, jj] += a2 * b
-                    acc[3, jj] += a3 * b
-            for ii in range(_ROWS):
-                for jj in range(jn):
-                    total[i0 + ii, j0 + jj] += acc[ii, jj]
+    for t in prange(out.shape[0]):
+        for k in range(width):
+            r = t * width + k
+            if r < n:
+                for l in range(m):
+                    out[t, l * width + k] = X[r, lo + l]
+            else:
+                for l in range(m):
+                    out[t, l * width + k] = 0.0
+
+
+@njit(cache=True, parallel=True)
+def _tile_products(ap, bp, m, total, nc):
+    # total[i, j] += sum_l ap[i // R, l * R + i % R] * bp[j // C, l * C + j % C], one register
+    # tile of pairs per work item, consecutive items along a row of tiles (ap's rows reused)
+    ni = ap.shape[0]
+    nj = bp.shape[0]
+    for w in prange(ni * nj):
+        i = w // nj
+        j = w - i * nj
+        _tile(ap[i], bp[j], m, total, i * _ROWS, j * _COLS, nc)
+
+
+@contextlib.contextmanager
+def _slp_vectorised():
+    """Compile (or load) the pair kernel with LLVM's SLP vectoriser on, which numba leaves off
+    by default; it packs independent scalar operations into vector ones, so the values are
+    those of the scalar code."""
+    from numba.core import config
+
+    old = config.SLP_VECTORIZE
+    config.SLP_VECTORIZE = 1
+    try:
+        yield
+    finally:
+        config.SLP_VECTORIZE = old
 
 
 def _padded_rows(n: int) -> int:
@@ -138,11 +176,21 @@ def _padded_rows(n: int) -> int:
 
 
 def _add_block(A: np.ndarray, B: np.ndarray, lo: int, hi: int, total: np.ndarray) -> None:
-    """``total += A[:, lo:hi] . B[:, lo:hi]^T`` in the fixed order, a few rows per kernel call
-    (each call is short, so that Ctrl-C is not delayed)."""
-    step = max(_ROWS, (MAX_TERMS_PER_CALL // max(1, B.shape[0] * (hi - lo))) // _ROWS * _ROWS)
-    for r0 in range(0, A.shape[0], step):
-        _block_products(A[r0 : r0 + step], B, lo, hi, total[r0 : r0 + step])
+    """``total[:, :len(B)] += A[:, lo:hi] . B[:, lo:hi]^T`` in the fixed order: B's block
+    packed once, then a few rows of A per kernel call (each call is short, so that Ctrl-C is
+    not delayed)."""
+    m = hi - lo
+    nc = B.shape[0]
+    bp = np.empty((-(-nc // _COLS), m * _COLS))
+    step = max(_ROWS, (MAX_TERMS_PER_CALL // max(1, nc * m)) // _ROWS * _ROWS)
+    ap = np.empty((step // _ROWS, m * _ROWS))
+    with _slp_vectorised():
+        _pack(B, lo, hi, _COLS, bp)
+        for r0 in range(0, A.shape[0], step):
+            rows = A[r0 : r0 + step]
+            part = ap[: -(-rows.shape[0] // _ROWS)]
+            _pack(rows, lo, hi, _ROWS, part)
+            _tile_products(part, bp, m, total[r0 : r0 + step], nc)
 
 
 def pair_values(reach_a: np.ndarray, weights_b: np.ndarray) -> np.ndarray:
@@ -197,11 +245,12 @@ def _resident_bytes() -> int:
 
 def _tile_plan(rows: int, cols: int, budget: int) -> tuple[int, int, int]:
     """``(rows per tile, columns per tile, blocks per read)`` whose buffers fit ``budget``
-    bytes: the rows of A and columns of B of one read, and the tile's partial sums."""
+    bytes: the rows of A and columns of B of one read, their packed copies of one block, and
+    the tile's partial sums."""
 
     def need(r: int, c: int, blocks: int) -> int:
         r = _padded_rows(r)
-        return (r + c) * blocks * BLOCK * 8 + r * c * 8 + (r + c) * 256
+        return ((r + c) * (blocks + 1) + _COLS) * BLOCK * 8 + r * c * 8 + (r + c) * 256
 
     r, c = rows, cols
     while need(r, c, 1) > budget and (r > _ROWS or c > _COLS):
