@@ -183,7 +183,7 @@ def _add_block(A: np.ndarray, B: np.ndarray, lo: int, hi: int, total: np.ndarray
     nc = B.shape[0]
     bp = np.empty((-(-nc // _COLS), m * _COLS))
     step = max(_ROWS, (MAX_TERMS_PER_CALL // max(1, nc * m)) // _ROWS * _ROWS)
-    ap = np.empty((step // _ROWS, m * _ROWS))
+    ap = np.empty((-(-min(step, A.shape[0]) // _ROWS), m * _ROWS))  # rows of one call
     with _slp_vectorised():
         _pack(B, lo, hi, _COLS, bp)
         for r0 in range(0, A.shape[0], step):
