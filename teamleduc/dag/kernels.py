@@ -41,15 +41,39 @@ def _uniform_rows(member, table, row0, tab_offsets, tab_start, sigma):
                 sigma[base + r] = 1.0 / (hi - lo)
 
 
+@njit(cache=True, inline="always")
+def _positive_regret(reg, last, predictive, i):
+    # the regret matched at row i, from the stored float32 values (not the float64 they were
+    # rounded from), so that a checkpoint's regrets give back the current strategy exactly
+    x = np.float64(reg[i])
+    if predictive:
+        x += np.float64(last[i])
+    return max(x, 0.0)
+
+
+@njit(cache=True, inline="always")
+def _normalise_rows(q, total, first, n, sigma):
+    # sigma[first + j] = q[j] / total, or uniform when no regret is positive
+    if total > 0.0:
+        inv = 1.0 / total
+        for j in range(n):
+            sigma[first + j] = q[j] * inv
+    else:
+        inv = 1.0 / n
+        for j in range(n):
+            sigma[first + j] = inv
+
+
 @njit(cache=True, parallel=True, fastmath=_FAST)
-def _match_all(member, table, row0, tab_offsets, tab_start, reg, last, predictive, sigma):
-    # regret matching of every decision row from the stored float32 regrets (plus the last
-    # instantaneous regrets when predictive): the same arithmetic as the end of _cfr_node, so
-    # a resumed run's current strategy is the solver's own, bit for bit (tests/test_solver.py)
+def _match_all(member, table, row0, tab_offsets, tab_start, reg, last, predictive, sigma, q):
+    # regret matching of every decision row, as at the end of _cfr_node (the same helpers, the
+    # same flags), so a resumed run's current strategy is the solver's own, bit for bit
+    # (tests/test_solver.py); q: (threads, max rows) scratch
     B = tab_offsets.shape[1] - 1
     for h in prange(member.shape[0]):
         if member[h] < 0:
             continue
+        qh = q[numba.get_thread_id()]
         t = table[h]
         for b in range(B):
             lo = _u(tab_offsets[t, b])
@@ -57,21 +81,10 @@ def _match_all(member, table, row0, tab_offsets, tab_start, reg, last, predictiv
             first = _u(row0[h] + tab_offsets[t, b] - tab_start[t])
             total = 0.0
             for j in range(n):
-                x = np.float64(reg[first + j])
-                if predictive:
-                    x += np.float64(last[first + j])
-                total += max(x, 0.0)
-            if total > 0.0:
-                inv = 1.0 / total
-                for j in range(n):
-                    x = np.float64(reg[first + j])
-                    if predictive:
-                        x += np.float64(last[first + j])
-                    sigma[first + j] = max(x, 0.0) * inv
-            else:
-                inv = 1.0 / n
-                for j in range(n):
-                    sigma[first + j] = inv
+                x = _positive_regret(reg, last, predictive, first + j)
+                qh[j] = x
+                total += x
+            _normalise_rows(qh, total, first, n, sigma)
 
 
 @njit(cache=True, parallel=True)
@@ -201,22 +214,12 @@ def _cfr_node(
             inst = util[j] - ev
             x = reg[i] + inst
             reg[i] = x * (pos_f if x > 0.0 else neg_f)
-            # from the stored (rounded) values: _match_all recomputes the same from a checkpoint
-            x = np.float64(reg[i])
             if predictive:
                 last[i] = inst
-                x += np.float64(last[i])
-            q = max(x, 0.0)
+            q = _positive_regret(reg, last, predictive, i)
             util[j] = q
             total += q
-        if total > 0.0:
-            inv = 1.0 / total
-            for j in range(n):
-                sigma[first + j] = util[j] * inv
-        else:
-            inv = 1.0 / n
-            for j in range(n):
-                sigma[first + j] = inv
+        _normalise_rows(util, total, first, n, sigma)
 
 
 @njit(cache=True, parallel=True)

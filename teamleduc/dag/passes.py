@@ -135,6 +135,7 @@ def match_regrets(dag: TeamDag, reg, last, predictive: bool) -> np.ndarray:
     if predictive:
         _check_rows(dag, last)
     sigma = np.empty(dag.num_rows, ROW_DTYPE)
+    q, _ = _scratch(dag)
     _match_all(
         dag.member,
         dag.table,
@@ -145,6 +146,7 @@ def match_regrets(dag: TeamDag, reg, last, predictive: bool) -> np.ndarray:
         last if predictive else _EMPTY_F4,
         bool(predictive),
         sigma,
+        q,
     )
     return sigma
 

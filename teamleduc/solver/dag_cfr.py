@@ -232,7 +232,7 @@ class RegretMinimizer:
                     )
                 arr[k][...] = a
         self.t = int(state["t"])
+        pred = self.discounting.predictive
         for k, d in enumerate(g.dags):
-            pred = self.discounting.predictive
             self.sigma[k][...] = match_regrets(d, self.reg[k], self.last[k], pred)
             self.reach[k] = flows(d, self.sigma[k], self.F[k])
