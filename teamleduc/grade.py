@@ -129,16 +129,17 @@ _tile = _make_tile()
 
 
 @njit(cache=True, parallel=True)
-def _pack(X, lo, hi, width, out):
-    # out[t, l * width + k] = X[t * width + k, lo + l] (0 past the last row of X)
-    n = X.shape[0]
+def _pack(X, rows, lo, hi, width, out):
+    # out[t, l * width + k] = X[rows[t * width + k], lo + l] (0 past the last of rows)
+    n = rows.shape[0]
     m = hi - lo
     for t in prange(out.shape[0]):
         for k in range(width):
             r = t * width + k
             if r < n:
+                x = rows[r]
                 for l in range(m):
-                    out[t, l * width + k] = X[r, lo + l]
+                    out[t, l * width + k] = X[x, lo + l]
             else:
                 for l in range(m):
                     out[t, l * width + k] = 0.0
@@ -175,21 +176,47 @@ def _padded_rows(n: int) -> int:
     return -(-n // _ROWS) * _ROWS
 
 
-def _add_block(A: np.ndarray, B: np.ndarray, lo: int, hi: int, total: np.ndarray) -> None:
+def _add_block(
+    A: np.ndarray,
+    B: np.ndarray,
+    lo: int,
+    hi: int,
+    total: np.ndarray,
+    rows: np.ndarray | None = None,
+    cols: np.ndarray | None = None,
+) -> None:
     """``total[:, :len(B)] += A[:, lo:hi] . B[:, lo:hi]^T`` in the fixed order: B's block
     packed once, then a few rows of A per kernel call (each call is short, so that Ctrl-C is
-    not delayed)."""
+    not delayed).
+
+    With ``rows`` and ``cols`` (ascending indices), only those pairs: the others' blocks are
+    all zero on one side, so their block sums are +0.0 and would leave their totals as they
+    are. The pairs' sums go through a zeroed buffer (0.0 + s is s) into ``total``, so every
+    total gets the same bytes as from the full product."""
+    if rows is not None or cols is not None:
+        rows = np.arange(A.shape[0]) if rows is None else rows
+        cols = np.arange(B.shape[0]) if cols is None else cols
+        if rows.size and cols.size:
+            sums = np.zeros((_padded_rows(rows.size), cols.size))
+            _add_rows(A, B, lo, hi, sums, rows, cols)
+            total[np.ix_(rows, cols)] += sums[: rows.size]
+        return
+    _add_rows(A, B, lo, hi, total, np.arange(A.shape[0]), np.arange(B.shape[0]))
+
+
+def _add_rows(A, B, lo, hi, total, rows, cols) -> None:
+    """``total[i, j] += A[rows[i], lo:hi] . B[cols[j], lo:hi]`` in the fixed order."""
     m = hi - lo
-    nc = B.shape[0]
+    nc = cols.size
     bp = np.empty((-(-nc // _COLS), m * _COLS))
     step = max(_ROWS, (MAX_TERMS_PER_CALL // max(1, nc * m)) // _ROWS * _ROWS)
-    ap = np.empty((-(-min(step, A.shape[0]) // _ROWS), m * _ROWS))  # rows of one call
+    ap = np.empty((-(-min(step, rows.size) // _ROWS), m * _ROWS))  # rows of one call
     with _slp_vectorised():
-        _pack(B, lo, hi, _COLS, bp)
-        for r0 in range(0, A.shape[0], step):
-            rows = A[r0 : r0 + step]
-            part = ap[: -(-rows.shape[0] // _ROWS)]
-            _pack(rows, lo, hi, _ROWS, part)
+        _pack(B, cols, lo, hi, _COLS, bp)
+        for r0 in range(0, rows.size, step):
+            part_rows = rows[r0 : r0 + step]
+            part = ap[: -(-part_rows.size // _ROWS)]
+            _pack(A, part_rows, lo, hi, _ROWS, part)
             _tile_products(part, bp, m, total[r0 : r0 + step], nc)
 
 
@@ -204,11 +231,9 @@ def pair_values(reach_a: np.ndarray, weights_b: np.ndarray) -> np.ndarray:
     if ta.ndim != 2 or w.ndim != 2 or ta.shape[1] != w.shape[1]:
         raise ValueError(f"shapes {ta.shape} and {w.shape} must be (n, L) and (m, L)")
     n, L = ta.shape
-    padded = np.zeros((_padded_rows(n), L))
-    padded[:n] = ta
-    total = np.zeros((padded.shape[0], w.shape[0]))
+    total = np.zeros((_padded_rows(n), w.shape[0]))
     for lo in range(0, L, BLOCK):
-        _add_block(padded, w, lo, min(L, lo + BLOCK), total)
+        _add_block(ta, w, lo, min(L, lo + BLOCK), total)
     return total[:n] + 0.0
 
 
@@ -246,11 +271,11 @@ def _resident_bytes() -> int:
 def _tile_plan(rows: int, cols: int, budget: int) -> tuple[int, int, int]:
     """``(rows per tile, columns per tile, blocks per read)`` whose buffers fit ``budget``
     bytes: the rows of A and columns of B of one read, their packed copies of one block, and
-    the tile's partial sums."""
+    the tile's partial sums and the sums of one block's pairs that are not zero."""
 
     def need(r: int, c: int, blocks: int) -> int:
         r = _padded_rows(r)
-        return ((r + c) * (blocks + 1) + _COLS) * BLOCK * 8 + r * c * 8 + (r + c) * 256
+        return ((r + c) * (blocks + 1) + _COLS) * BLOCK * 8 + 2 * r * c * 8 + (r + c) * 256
 
     r, c = rows, cols
     while need(r, c, 1) > budget and (r > _ROWS or c > _COLS):
@@ -588,11 +613,13 @@ class _Products:
         self.bar = bar
         self.work = work
 
-    def _read(self, key: str, which: str, first: int, stop: int, out: np.ndarray) -> None:
+    def _read(self, key: str, which: str, first: int, stop: int, out: np.ndarray) -> np.ndarray:
+        """Blocks ``first .. stop - 1`` into ``out``; which of them are kept (not all zero)."""
         for _attempt in range(3):
             try:
-                self.cache.read_blocks(self.records[key], which, first, stop, out)
-                return
+                record = self.records[key]
+                # blocks left out are skipped by the products, never read: no need to zero them
+                return self.cache.read_blocks(record, which, first, stop, out, fill=False)
             except CorruptEntry:
                 self.records[key] = self.recompute(key)
                 self.work["entrants_loaded"] += 1
@@ -622,15 +649,17 @@ class _Products:
             total[: len(rows)] = partial
             self.work["blocks_resumed"] += done
             self.bar.update(done)
-        A = np.zeros((total.shape[0], blocks * BLOCK))
+        A = np.empty((len(rows), blocks * BLOCK))
         B = np.empty((len(cols), blocks * BLOCK))
+        kept_a = np.empty((len(rows), blocks), dtype=bool)
+        kept_b = np.empty((len(cols), blocks), dtype=bool)
         saved = time.monotonic()
         for b0 in range(done, nblocks, blocks):
             b1 = min(nblocks, b0 + blocks)
             for r, key in enumerate(rows):
-                self._read(key, "a", b0, b1, A[r])
+                kept_a[r, : b1 - b0] = self._read(key, "a", b0, b1, A[r])
             for c, key in enumerate(cols):
-                self._read(key, "b", b0, b1, B[c])
+                kept_b[c, : b1 - b0] = self._read(key, "b", b0, b1, B[c])
             if b1 < nblocks:  # the disk reads the next blocks while the kernel works on these
                 b2 = min(nblocks, b1 + blocks)
                 for key in rows:
@@ -640,7 +669,12 @@ class _Products:
             base = b0 * BLOCK
             for b in range(b0, b1):
                 lo = b * BLOCK - base
-                _add_block(A, B, lo, min(L, (b + 1) * BLOCK) - base, total)
+                hi = min(L, (b + 1) * BLOCK) - base
+                ra, cb = kept_a[:, b - b0], kept_b[:, b - b0]
+                if ra.all() and cb.all():
+                    _add_block(A, B, lo, hi, total)
+                else:  # pairs with an all-zero block on either side add +0.0: skipped
+                    _add_block(A, B, lo, hi, total, np.flatnonzero(ra), np.flatnonzero(cb))
             done = b1
             self.bar.update(b1 - b0)
             # a resume point only here, where total holds exactly the blocks before `done`

@@ -6,10 +6,12 @@ thousand. They are written here once, as plain ``.npy`` files, and streamed bloc
 into the pair products; the pair values and the worst cases are kept too, so grading again after
 late submissions computes only what is new, and an interrupted grading resumes. Layout::
 
-    entrants/KEY.json    one entrant: valid or its first problem, signals, worst case, and the
-                         CRC-32 of every block of its two arrays; sealed by its own SHA-256
-    entrants/KEY.a.npy   team A's correlated reach T_A, raveled, (L,) float64
-    entrants/KEY.b.npy   team B's folded weights W_B, raveled, (L,) float64
+    entrants/KEY.json    one entrant: valid or its first problem, signals, worst case, and for
+                         each array the blocks it keeps and their CRC-32; sealed by its own
+                         SHA-256
+    entrants/KEY.a.npy   team A's correlated reach T_A, raveled: its blocks of 4,096 values
+                         that are not all zero, (k, 4096) float64 (the last one padded with 0)
+    entrants/KEY.b.npy   team B's folded weights W_B, likewise
     pairs/SHA.npz        a rectangle of team-A values V[row key, column key]; SHA = its bytes'
     progress/ID.SHA.npz  the partial sums of a rectangle being computed (a resume point)
 
@@ -17,12 +19,19 @@ late submissions computes only what is new, and an interrupted grading resumes. 
 submission's content (every file's relative path and bytes for a folder, the bytes of a file,
 the canonical name of a baseline), never of its path or name: renaming a folder keeps its
 entry, changing one byte makes a new one. Every file is written under a temporary name and
-renamed into place. Whatever fails a check (a short or foreign array, a block whose CRC differs,
+renamed into place.
+
+An all-zero block is left out: a pure strategy reaches few histories, so most blocks of a
+random-pure entrant are zero, while a mixture of many signals keeps nearly all of its blocks.
+Leaving them out is exact twice over: the array read back is the same bytes, and the pair products may skip
+a block that is zero on either side, since its sum is +0.0 and adding +0.0 leaves every total
+(never -0.0) unchanged. Whatever fails a check (a short or foreign array, a block whose CRC differs,
 a record or rectangle whose checksum differs) is deleted and recomputed, never trusted.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import io
@@ -41,7 +50,7 @@ from .config import GameConfig
 __all__ = ["BLOCK", "CorruptEntry", "EntrantRecord", "GradeCache", "entrant_key"]
 
 #: bump when the layout or the meaning of a cached array changes
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 #: block length of the fixed-order sums (``teamleduc.evaluate.BLOCK``, repeated here so the
 #: cache does not import the evaluator); CRCs are kept per block
@@ -68,8 +77,14 @@ class EntrantRecord:
     signals: int = 0
     length: int = 0
     worst_case: tuple[float, float] | None = None
-    crc_a: tuple[int, ...] = ()
+    blocks_a: tuple[int, ...] = ()  # the blocks of T_A kept (not all zero), ascending
+    blocks_b: tuple[int, ...] = ()
+    crc_a: tuple[int, ...] = ()  # their CRC-32, one per kept block
     crc_b: tuple[int, ...] = ()
+
+    def kept(self, which: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``(blocks kept, their CRC-32)`` of array ``a`` or ``b``."""
+        return (self.blocks_a, self.crc_a) if which == "a" else (self.blocks_b, self.crc_b)
 
 
 # --------------------------------------------------------------------------- keys
@@ -138,10 +153,19 @@ def entrant_key(spec: object, config: GameConfig, baseline: bool = False) -> str
 # --------------------------------------------------------------------------- files
 
 
-def _block_crcs(a: np.ndarray) -> tuple[int, ...]:
-    view = memoryview(np.ascontiguousarray(a, dtype=np.float64)).cast("B")
-    step = BLOCK * 8
-    return tuple(zlib.crc32(view[i : i + step]) for i in range(0, len(view), step))
+def _kept_blocks(a: np.ndarray) -> tuple[tuple[int, ...], np.ndarray]:
+    """``(indices, rows)``: the blocks of ``a`` (raveled, padded with zeros to whole blocks)
+    whose bytes are not all zero, and those blocks as a (k, BLOCK) array. A block of -0.0
+    is kept, so that the array read back is the same bytes."""
+    a = np.ascontiguousarray(a, dtype=np.float64).ravel()
+    blocks = np.zeros((-(-a.size // BLOCK), BLOCK))
+    blocks.ravel()[: a.size] = a
+    keep = np.flatnonzero(blocks.view(np.uint64).any(axis=1))
+    return tuple(int(b) for b in keep), blocks[keep]
+
+
+def _block_crcs(rows: np.ndarray) -> tuple[int, ...]:
+    return tuple(zlib.crc32(row.tobytes()) for row in rows)
 
 
 def _seal(body: dict) -> str:
@@ -162,6 +186,7 @@ class GradeCache:
         self.config = config
         for sub in ("entrants", "pairs", "progress"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
+        self._entrants = str(self.root / "entrants")
 
     # ---------------------------------------------------------------- writing
 
@@ -171,7 +196,7 @@ class GradeCache:
         try:
             with open(tmp, "wb") as f:
                 if isinstance(data, np.ndarray):
-                    np.save(f, np.ascontiguousarray(data, dtype=np.float64).ravel())
+                    np.save(f, np.ascontiguousarray(data, dtype=np.float64))
                 else:
                     f.write(data)
             os.replace(tmp, path)
@@ -197,20 +222,30 @@ class GradeCache:
         suffix = ".json" if which == "json" else f".{which}.npy"
         return self.root / "entrants" / f"{key}{suffix}"
 
+    def _array_file(self, key: str, which: str) -> str:
+        """``path(key, which)`` for an array, as a plain string: the pair products open the
+        arrays tens of thousands of times, and building Path objects showed in profiles."""
+        return f"{self._entrants}{os.sep}{key}.{which}.npy"
+
     def store(
         self, record: EntrantRecord, reach_a: np.ndarray | None = None, weights_b=None
     ) -> EntrantRecord:
-        """Write an entrant's arrays (when given) and then its record; returns the record with
-        the arrays' CRCs. The record goes last, so a record on disk means its arrays are too."""
+        """Write an entrant's arrays (when given: their blocks that are not all zero) and then
+        its record; returns the record with the blocks kept and their CRCs. The record goes
+        last, so a record on disk means its arrays are too."""
         if reach_a is not None:
+            kept_a, rows_a = _kept_blocks(reach_a)
+            kept_b, rows_b = _kept_blocks(weights_b)
             record = replace(
                 record,
                 length=int(reach_a.size),
-                crc_a=_block_crcs(reach_a),
-                crc_b=_block_crcs(weights_b),
+                blocks_a=kept_a,
+                blocks_b=kept_b,
+                crc_a=_block_crcs(rows_a),
+                crc_b=_block_crcs(rows_b),
             )
-            self._write(self.path(record.key, "a"), reach_a)
-            self._write(self.path(record.key, "b"), weights_b)
+            self._write(self.path(record.key, "a"), rows_a)
+            self._write(self.path(record.key, "b"), rows_b)
         body = asdict(record) | {"format": CACHE_FORMAT, "version": __version__}
         body["preset"] = self.config.name
         text = json.dumps({"body": body, "sha256": _seal(body)}, sort_keys=True)
@@ -224,9 +259,10 @@ class GradeCache:
 
     def record(self, key: str, length: int) -> EntrantRecord | None:
         """The entrant's record, or None if there is none or it fails a check (then it is
-        deleted): the record's seal, its key, format and version, and for a valid entrant two
-        float64 ``.npy`` arrays of ``length`` values. The arrays' contents are checked block
-        by block when read (:meth:`read_blocks`)."""
+        deleted): the record's seal, its key, format and version, and for a valid entrant
+        ascending block lists within ``length`` values, one CRC per kept block, and two
+        float64 ``.npy`` arrays of as many blocks. The arrays' contents are checked block by
+        block when read (:meth:`read_blocks`)."""
         path = self.path(key, "json")
         if not path.exists():
             return None
@@ -250,25 +286,29 @@ class GradeCache:
                 signals=int(body["signals"]),
                 length=int(body["length"]),
                 worst_case=None if worst is None else (float(worst[0]), float(worst[1])),
+                blocks_a=tuple(int(b) for b in body["blocks_a"]),
+                blocks_b=tuple(int(b) for b in body["blocks_b"]),
                 crc_a=tuple(int(c) for c in body["crc_a"]),
                 crc_b=tuple(int(c) for c in body["crc_b"]),
             )
             if record.valid:
-                blocks = -(-length // BLOCK)
-                if record.length != length or len(record.crc_a) != blocks:
-                    raise ValueError("length")
-                if len(record.crc_b) != blocks:
+                if record.length != length:
                     raise ValueError("length")
                 for which in ("a", "b"):
-                    self._data_offset(key, which, length)
+                    kept, crcs = record.kept(which)
+                    if len(crcs) != len(kept) or list(kept) != sorted(set(kept)):
+                        raise ValueError("blocks")
+                    if kept and not 0 <= kept[0] <= kept[-1] < -(-length // BLOCK):
+                        raise ValueError("blocks")
+                    self._data_offset(key, which, len(kept))
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
             self.drop(key)
             return None
         return record
 
-    def _data_offset(self, key: str, which: str, length: int) -> int:
+    def _data_offset(self, key: str, which: str, blocks: int) -> int:
         """Byte offset of the data of an entrant's ``.npy`` array; ValueError unless it is a
-        (length,) little-endian float64 array of the right size."""
+        (blocks, BLOCK) little-endian float64 array of the right size."""
         path = self.path(key, which)
         with open(path, "rb") as f:
             version = np.lib.format.read_magic(f)
@@ -276,39 +316,59 @@ class GradeCache:
                 raise ValueError("npy version")
             shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
             offset = f.tell()
-        if shape != (length,) or dtype != np.dtype("<f8") or fortran:
+        if shape != (blocks, BLOCK) or dtype != np.dtype("<f8") or fortran:
             raise ValueError("npy header")
-        if path.stat().st_size != offset + 8 * length:
+        if path.stat().st_size != offset + 8 * BLOCK * blocks:
             raise ValueError("npy size")
         return offset
 
+    @staticmethod
+    def _kept_range(record: EntrantRecord, which: str, first: int, stop: int) -> range:
+        """Positions in the file of the kept blocks among ``first .. stop - 1``."""
+        kept = record.kept(which)[0]
+        return range(bisect.bisect_left(kept, first), bisect.bisect_left(kept, stop))
+
     def read_blocks(
-        self, record: EntrantRecord, which: str, first: int, stop: int, out: np.ndarray
-    ) -> None:
+        self,
+        record: EntrantRecord,
+        which: str,
+        first: int,
+        stop: int,
+        out: np.ndarray,
+        fill: bool = True,
+    ) -> np.ndarray:
         """Read blocks ``first .. stop - 1`` of an entrant's array ``a`` or ``b`` into the
-        start of ``out`` (a contiguous float64 row), checking each block's CRC. Raises
-        :class:`CorruptEntry` (after deleting the entry) if anything is wrong."""
-        key, length = record.key, record.length
-        lo, hi = first * BLOCK, min(length, stop * BLOCK)
-        crcs = record.crc_a if which == "a" else record.crc_b
-        view = memoryview(out[: hi - lo]).cast("B")
+        start of ``out`` (a contiguous float64 row of at least ``(stop - first) * BLOCK``
+        values; past the array's end come zeros), checking each kept block's CRC; the blocks
+        left out are filled with zeros, unless not ``fill`` (then they are left as they were:
+        for a caller that skips them). Returns which of the blocks are kept (bool, one per
+        block): the others are all zero. Raises :class:`CorruptEntry` (after deleting the
+        entry) if anything is wrong."""
+        kept, crcs = record.kept(which)
+        rows = out[: (stop - first) * BLOCK].reshape(stop - first, BLOCK)
+        mask = np.zeros(stop - first, dtype=bool)
+        where = self._kept_range(record, which, first, stop)
         try:
-            fd = os.open(self.path(key, which), os.O_RDONLY)
-            try:
-                offset = self._header_length(fd)
-                got = os.preadv(fd, [view], offset + 8 * lo)
-            finally:
-                os.close(fd)
-            if got != len(view):
-                raise ValueError("short read")
-            step = BLOCK * 8
-            for b in range(first, stop):
-                start = (b - first) * step
-                if zlib.crc32(view[start : start + step]) != crcs[b]:
-                    raise ValueError("crc")
+            if where:
+                mask[[kept[i] - first for i in where]] = True
+                views = [memoryview(rows[kept[i] - first]).cast("B") for i in where]
+                fd = os.open(self._array_file(record.key, which), os.O_RDONLY)
+                try:
+                    offset = self._header_length(fd)
+                    got = os.preadv(fd, views, offset + 8 * BLOCK * where.start)
+                finally:
+                    os.close(fd)
+                if got != 8 * BLOCK * len(where):
+                    raise ValueError("short read")
+                for i, view in zip(where, views, strict=True):
+                    if zlib.crc32(view) != crcs[i]:
+                        raise ValueError("crc")
         except (OSError, ValueError, IndexError):
-            self.drop(key)
-            raise CorruptEntry(key) from None
+            self.drop(record.key)
+            raise CorruptEntry(record.key) from None
+        if fill:
+            rows[~mask] = 0.0
+        return mask
 
     def prefetch(self, record: EntrantRecord, which: str, first: int, stop: int) -> None:
         """Ask the operating system to start reading blocks ``first .. stop - 1`` of an
@@ -316,14 +376,14 @@ class GradeCache:
         so that the disk reads of the next blocks overlap the products of these."""
         if not hasattr(os, "posix_fadvise"):
             return
-        lo, hi = first * BLOCK, min(record.length, stop * BLOCK)
-        if hi <= lo:
+        where = self._kept_range(record, which, first, stop)
+        if not where:
             return
         try:
-            fd = os.open(self.path(record.key, which), os.O_RDONLY)
+            fd = os.open(self._array_file(record.key, which), os.O_RDONLY)
             try:
-                offset = self._header_length(fd)
-                os.posix_fadvise(fd, offset + 8 * lo, 8 * (hi - lo), os.POSIX_FADV_WILLNEED)
+                offset = self._header_length(fd) + 8 * BLOCK * where.start
+                os.posix_fadvise(fd, offset, 8 * BLOCK * len(where), os.POSIX_FADV_WILLNEED)
             finally:
                 os.close(fd)
         except (OSError, ValueError):
@@ -338,9 +398,10 @@ class GradeCache:
 
     def read_array(self, record: EntrantRecord, which: str) -> np.ndarray:
         """An entrant's whole array ``a`` or ``b``, checked (:class:`CorruptEntry` if not)."""
-        out = np.empty(record.length)
-        self.read_blocks(record, which, 0, len(record.crc_a), out)
-        return out
+        blocks = -(-record.length // BLOCK)
+        out = np.empty(blocks * BLOCK)
+        self.read_blocks(record, which, 0, blocks, out)
+        return out[: record.length]
 
     # ---------------------------------------------------------------- pair values
 

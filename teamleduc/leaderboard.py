@@ -37,6 +37,57 @@ def _csv_text(rows: Iterable[Sequence]) -> str:
     return buf.getvalue()
 
 
+def _csv_cell(text: str) -> str:
+    """One CSV field as :func:`_csv_text` writes it (quoted only where needed)."""
+    return _csv_text([[text, ""]])[:-2]
+
+
+def _float_cells(values: np.ndarray) -> list[str]:
+    """The fields :func:`_csv_text` writes for these floats: shortest round-trip decimals,
+    empty where not finite; in one pass (a class of 1,000 has a million values)."""
+    cells = list(map(repr, values.tolist()))
+    for k in np.flatnonzero(~np.isfinite(values)).tolist():
+        cells[k] = ""
+    return cells
+
+
+def _matrix_csv(corner: str, labels: Sequence[str], matrix: np.ndarray) -> str:
+    """``matrix.csv``: a header row (``corner`` then the labels), then each label with its row;
+    the same bytes as :func:`_csv_text` on those rows."""
+    names = [_csv_cell(x) for x in labels]
+    lines = [",".join([_csv_cell(corner), *names])]
+    for name, row in zip(names, matrix, strict=True):
+        lines.append(",".join([name, *_float_cells(row)]))
+    return "\n".join(lines) + "\n"
+
+
+def _pairs_csv(header: Sequence[str], labels: Sequence[str], matrix: np.ndarray) -> str:
+    """``values.csv``: the header, then one line per ordered pair of distinct labels (row
+    label, column label, value), row by row; the same bytes as :func:`_csv_text`."""
+    names = [_csv_cell(x) for x in labels]
+    lines = [",".join(_csv_cell(h) for h in header)]
+    for i, row in enumerate(matrix):
+        cells = _float_cells(row)
+        lines += [f"{names[i]},{names[j]},{cells[j]}" for j in range(len(names)) if j != i]
+    return "\n".join(lines) + "\n"
+
+
+def _json_text(data: dict, rows_per_line: Sequence[str]) -> str:
+    """``data`` as JSON indented by 2, except that the matrices named in ``rows_per_line``
+    (lists of lists of numbers) are written a row per line. Those rows go through the
+    standard library's C encoder, since ``indent`` alone would put each of a million numbers
+    on its own line through the pure-Python one (seconds instead of a fraction of one)."""
+    parts = []
+    for key, value in data.items():
+        if key in rows_per_line:
+            rows = ",\n".join("    " + json.dumps(row) for row in value)
+            text = f"[\n{rows}\n  ]" if value else "[]"
+        else:
+            text = json.dumps(value, indent=2).replace("\n", "\n  ")
+        parts.append(f"  {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
 def _md_cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
@@ -245,30 +296,19 @@ def write_outputs(
     out = Path(out_dir)
     order = result.order()
     names = [result.names[i] for i in order]
-    S = result.scores
+    scores = result.scores[np.ix_(order, order)]
+    np.fill_diagonal(scores, np.nan)
     files = {
         "leaderboard.csv": _csv_text([LEADERBOARD_COLUMNS] + [s.row() for s in result.standings]),
         "leaderboard.md": leaderboard_markdown(result),
-        "matrix.csv": _csv_text(
-            [["entrant"] + names]
-            + [
-                [result.names[i]] + [S[i, j] if i != j else float("nan") for j in order]
-                for i in order
-            ]
-        ),
-        "values.csv": _csv_text(
-            [("team_a", "team_b", "value_team_a")]
-            + [
-                (result.names[i], result.names[j], result.values[i, j])
-                for i in order
-                for j in order
-                if i != j
-            ]
+        "matrix.csv": _matrix_csv("entrant", names, scores),
+        "values.csv": _pairs_csv(
+            ("team_a", "team_b", "value_team_a"), names, result.values[np.ix_(order, order)]
         ),
         "invalid.csv": _csv_text(
             [("name", "path", "message")] + [(b.name, b.source, b.message) for b in result.invalid]
         ),
-        "grade.json": json.dumps(result.to_dict(), indent=2) + "\n",
+        "grade.json": _json_text(result.to_dict(), ("scores", "values_team_a")),
     }
     with staged_folder(out, overwrite, inputs=graded_paths(result)) as stage:
         for name, text in files.items():

@@ -248,23 +248,22 @@ def test_worst_case_columns_equal_exact_best_responses():
     assert np.isnan(off.standings[0].worst_case_as_team_a)
 
 
+def baseline_result(names, values):
+    """A grading result of one-signal baselines with these team-A values."""
+    from teamleduc.standings import GradeResult, rank_standings
+
+    sources, signals = ("baseline",) * len(names), (1,) * len(names)
+    standings = rank_standings(names, sources, signals, values)
+    return GradeResult("tiny-team", names, sources, signals, values, standings, ())
+
+
 def test_grade_json_matrices_in_leaderboard_order():
     """grade.json's matrices: the scores and values in leaderboard order, None on the scores'
     diagonal and wherever a value is not finite (built in one pass: a class of 1,000 has a
     million entries, and recomputing the score matrix per entry never finished)."""
-    from teamleduc.standings import GradeResult, rank_standings
-
     values = np.array([[0.0, 1.0, -2.0], [0.5, 0.0, np.nan], [3.0, 0.25, 0.0]])
-    names, sources, signals = ("x", "y", "z"), ("baseline",) * 3, (1, 1, 1)
-    result = GradeResult(
-        "tiny-team",
-        names,
-        sources,
-        signals,
-        values,
-        rank_standings(names, sources, signals, values),
-        (),
-    )
+    names = ("x", "y", "z")
+    result = baseline_result(names, values)
     d = json.loads(json.dumps(result.to_dict()))
     order = result.order()
     assert d["names"] == [names[i] for i in order]
@@ -275,3 +274,36 @@ def test_grade_json_matrices_in_leaderboard_order():
             s = 0.5 * (values[i, j] - values[j, i])
             want = None if i == j or not np.isfinite(s) else s
             assert d["scores"][a][b] == want
+
+
+def test_the_files_of_a_large_grading_are_the_generic_writers_bytes(tmp_path):
+    """matrix.csv and values.csv are written a row at a time (a class of 1,000 has a million
+    values), with the bytes the csv module gives, names needing quotes included; grade.json
+    puts a matrix row per line and reads back as ``to_dict``."""
+    from teamleduc import leaderboard
+
+    rng = np.random.default_rng(5)
+    names = ("plain", 'say "hi"', "a,b", "two\nlines", "ünï", "x" * 40)
+    n = len(names)
+    values = rng.standard_normal((n, n)) * 10.0 ** rng.integers(-20, 20, (n, n))
+    values[1, 4] = np.inf
+    values[2, 0] = -0.0
+    result = baseline_result(names, values)
+    leaderboard.write_outputs(result, tmp_path / "out", heatmap=False)
+    order = result.order()
+    S = result.scores
+    want_matrix = leaderboard._csv_text(
+        [["entrant"] + [names[i] for i in order]]
+        + [[names[i]] + [S[i, j] if i != j else float("nan") for j in order] for i in order]
+    )
+    want_values = leaderboard._csv_text(
+        [("team_a", "team_b", "value_team_a")]
+        + [(names[i], names[j], values[i, j]) for i in order for j in order if i != j]
+    )
+    assert (tmp_path / "out" / "matrix.csv").read_text() == want_matrix
+    assert (tmp_path / "out" / "values.csv").read_text() == want_values
+    text = (tmp_path / "out" / "grade.json").read_text()
+    assert json.loads(text) == json.loads(json.dumps(result.to_dict()))
+    lines = [line.rstrip(",") for line in text.split("\n")]
+    for row in result.to_dict()["values_team_a"] + result.to_dict()["scores"]:
+        assert "    " + json.dumps(row) in lines  # a row per line, not a number per line

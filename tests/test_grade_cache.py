@@ -112,6 +112,95 @@ def test_pair_kernel_calls_split_by_rows_give_the_same_bytes(monkeypatch, terms)
             assert V[i, j] == _dot(a[i], b[j], BLOCK)
 
 
+def test_pairs_of_nonzero_blocks_alone_give_the_full_products_bytes():
+    """Leaving out the pairs whose block is all zero on one side changes no byte of any total:
+    those block sums are +0.0, and the others go through a zeroed buffer (0.0 + s is s)."""
+    rng = np.random.default_rng(11)
+    L = 4 * BLOCK + 5
+    a = rng.standard_normal((19, L))
+    b = rng.standard_normal((10, L)) * 1e-3
+    zero_a = rng.random((19, 5)) < 0.5  # rows x blocks that are all zero
+    zero_b = rng.random((10, 5)) < 0.5
+    for x, zero in ((a, zero_a), (b, zero_b)):
+        for r, blk in zip(*np.nonzero(zero), strict=True):
+            x[r, blk * BLOCK : (blk + 1) * BLOCK] = 0.0
+    a[3] = -a[2]  # totals that cancel to zero on the way
+    zero_a[3] = zero_a[2]
+    full = np.zeros((grading._padded_rows(19), 10))
+    sparse = full.copy()
+    for blk in range(5):
+        lo, hi = blk * BLOCK, min(L, (blk + 1) * BLOCK)
+        grading._add_block(a, b, lo, hi, full)
+        rows, cols = np.flatnonzero(~zero_a[:, blk]), np.flatnonzero(~zero_b[:, blk])
+        grading._add_block(a, b, lo, hi, sparse, rows, cols)
+    assert full.tobytes() == sparse.tobytes()
+    for i in range(19):
+        for j in range(10):
+            assert sparse[i, j] == _dot(a[i], b[j], BLOCK)
+    assert not np.signbit(sparse[full == 0]).any()  # never -0.0
+
+
+def test_all_zero_blocks_are_left_out_of_the_cache_and_read_back_as_the_same_bytes(tmp_path):
+    config = get_config(PRESET)
+    cache = GradeCache(tmp_path, config)
+    L = 5 * BLOCK + 100
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(L)
+    a[BLOCK : 2 * BLOCK] = 0.0  # block 1 left out
+    a[3 * BLOCK : 4 * BLOCK] = 0.0  # block 3 left out
+    a[4 * BLOCK : 5 * BLOCK] = -0.0  # kept: read back as -0.0
+    b = np.zeros(L)  # nothing kept
+    key = "k" * 64
+    stored = cache.store(grade_cache.EntrantRecord(key=key, valid=True), a, b)
+    assert stored.blocks_a == (0, 2, 4, 5) and stored.blocks_b == ()
+    header = 128
+    assert cache.path(key, "a").stat().st_size == header + 4 * BLOCK * 8
+    assert cache.path(key, "b").stat().st_size == header
+    record = cache.record(key, L)
+    assert record == stored
+    assert cache.read_array(record, "a").tobytes() == a.tobytes()
+    assert cache.read_array(record, "b").tobytes() == b.tobytes()
+    out = np.full(3 * BLOCK, np.nan)
+    mask = cache.read_blocks(record, "a", 1, 4, out)
+    assert mask.tolist() == [False, True, False]
+    assert out.tobytes() == a[BLOCK : 4 * BLOCK].tobytes()
+    assert cache.read_blocks(record, "b", 2, 6, np.empty(4 * BLOCK)).tolist() == [False] * 4
+
+
+@pytest.mark.parametrize("blocks", [(2, 0, 4, 5), (0, 2, 4, 6), (0, 0, 2, 4), (0, 2, 4)], ids=str)
+def test_a_record_whose_block_list_does_not_fit_its_array_is_dropped(tmp_path, blocks):
+    """Out of order, past the end, repeated, or one block fewer than the file holds."""
+    from dataclasses import replace
+
+    cache = GradeCache(tmp_path, get_config(PRESET))
+    L = 5 * BLOCK + 100
+    a = np.ones(L)
+    a[BLOCK : 2 * BLOCK] = a[3 * BLOCK : 4 * BLOCK] = 0.0
+    record = cache.store(grade_cache.EntrantRecord(key="k" * 64, valid=True), a, a)
+    assert cache.record("k" * 64, L) == record
+    crcs = record.crc_a[: len(blocks)]
+    cache.store(replace(record, blocks_a=blocks, crc_a=crcs))  # the record alone, sealed
+    assert cache.record("k" * 64, L) is None
+    assert not cache.path("k" * 64, "a").exists()
+
+
+def test_grading_strategies_with_zero_blocks_equals_evaluate_bit_for_bit(tmp_path, monkeypatch):
+    """Pure baselines on team-leduc-2025 leave out most of their blocks (43 per array); the
+    grading, tiled and read one block at a time, still equals evaluate on every pair."""
+    preset = "team-leduc-2025"
+    specs = ["always-call", "aggressive", "random-pure:0", "random-pure:1", "cautious"]
+    small_tiles(monkeypatch, rows=3, cols=2, blocks=2)
+    r = grade(baselines=specs, config=preset, worst_case=False, cache=tmp_path / "c")
+    for i, x in enumerate(specs):
+        for j, y in enumerate(specs):
+            if i != j:
+                assert r.values[i, j] == evaluate(x, y, preset).value
+    sizes = [f.stat().st_size for f in (tmp_path / "c" / "entrants").glob("*.npy")]
+    dense = 173_331 * 8
+    assert len(sizes) == 10 and sum(sizes) < 0.6 * 10 * dense
+    assert min(sizes) < 0.3 * dense
+
+
 def test_tile_plan_fits_the_budget():
     for rows, cols, budget in [
         (1010, 1010, 1 << 30),
@@ -120,8 +209,8 @@ def test_tile_plan_fits_the_budget():
     ]:
         r, c, blocks = grading._tile_plan(rows, cols, budget)
         pr = grading._padded_rows(r)
-        # the blocks read, one block of each packed, the tile's partial sums
-        used = ((pr + c) * (blocks + 1) + grading._COLS) * BLOCK * 8 + pr * c * 8
+        # the blocks read, one block of each packed, the tile's partial sums, one block's
+        used = ((pr + c) * (blocks + 1) + grading._COLS) * BLOCK * 8 + 2 * pr * c * 8
         assert used <= budget and 1 <= blocks <= grading.MAX_CHUNK_BLOCKS
     assert grading._tile_plan(1010, 1010, 1 << 30)[:2] == (1010, 1010)  # one tile
     assert parse_memory("2G") == 2 << 30 and parse_memory("512MiB") == 512 << 20
@@ -241,11 +330,11 @@ def test_interrupted_products_resume_from_their_last_point(subs, reference, monk
     reads = []
     real = GradeCache.read_blocks
 
-    def interrupted(self, record, which, first, stop, out):
+    def interrupted(self, record, which, first, stop, out, fill=True):
         reads.append(first)
         if first == 2:  # the third block: two are done and saved
             raise KeyboardInterrupt
-        return real(self, record, which, first, stop, out)
+        return real(self, record, which, first, stop, out, fill)
 
     monkeypatch.setattr(GradeCache, "read_blocks", interrupted)
     with pytest.raises(KeyboardInterrupt):
