@@ -44,6 +44,7 @@ from . import __version__
 from .config import ConfigLike, GameConfig, get_config
 from .entrants import Entrant, EntrantSpec, load_entrant
 from .errors import TeamLeducError
+from .fused import fma
 from .payoffs import deal_community_probabilities, deal_probabilities, payoff_groups
 from .reach import coalition_weights, kernel_array, team_reach
 from .tree import PublicTree, build_tree
@@ -80,11 +81,12 @@ BLOCK = 4096
 
 @njit(cache=True)
 def _dot(x, y, block):
+    # block by block: s = fma(x[i], y[i], s) for i ascending from +0.0, then total += s
     total = 0.0
     for lo in range(0, x.shape[0], block):
         s = 0.0
         for i in range(lo, min(x.shape[0], lo + block)):
-            s += x[i] * y[i]
+            s = fma(x[i], y[i], s)
         total += s
     return total
 

@@ -22,11 +22,11 @@ It scales to a whole class in bounded memory (:mod:`teamleduc.grade_cache`):
   :data:`SAVE_EVERY` seconds).
 
 Fixed order: every value is ``sum over blocks of 4,096 terms, in block order, of (the block's
-products summed in index order, each product rounded then added)``, exactly the order of
-:func:`teamleduc.evaluate.evaluate_reach`. The kernel vectorises across pairs, never within a
-sum, so a grade matrix entry equals ``evaluate``'s value bit for bit whatever ``jobs``, the
-memory budget or the number of threads (no BLAS call: its summation order is its own and it
-fuses multiply-adds; the kernel runs at about a third of one thread's BLAS speed).
+terms in index order, each a fused multiply-add s = a * b + s with one rounding)``, exactly the
+order of :func:`teamleduc.evaluate.evaluate_reach` (:mod:`teamleduc.fused`). The kernel
+vectorises across pairs, never within a sum, so a grade matrix entry equals ``evaluate``'s
+value bit for bit whatever ``jobs``, the memory budget, the number of threads or the machine
+(no BLAS call: its summation order is its own and depends on the shape of the product).
 
 Invalid submissions (anything :func:`teamleduc.files.reading.load_submission` refuses, which is
 what ``teamleduc validate`` reports) are listed with their first problem and left out of the
@@ -57,6 +57,7 @@ from .config import GameConfig, get_config
 from .entrants import Entrant, NamedPath, entrant_name, load_entrant
 from .errors import TeamLeducError
 from .evaluate import BLOCK, team_b_weights, team_seats
+from .fused import COLS, ROWS, tile_fma
 from .grade_cache import BLOCK as CACHE_BLOCK
 from .grade_cache import CorruptEntry, EntrantRecord, GradeCache, entrant_key
 from .leaderboard import write_outputs
@@ -91,41 +92,8 @@ TASKS_PER_WORKER = 16
 
 # --------------------------------------------------------------------------- kernel
 
-_ROWS = 8  # rows of A per register tile (the caller pads A to a multiple)
-_COLS = 8  # columns of B per register tile (packed with zeros to a multiple)
-
-
-def _tile_source(rows: int, cols: int) -> str:
-    """Source of the register tile: ``rows x cols`` pairs, one named accumulator each.
-
-    Named locals stay in registers, where LLVM's SLP vectoriser packs them into vector
-    registers (an accumulator array would be stored and loaded at every term). Each sum is
-    still its own: products rounded, then added, ``l`` ascending, exactly as
-    :func:`teamleduc.evaluate._dot` sums one pair."""
-    acc = [[f"s{i}_{j}" for j in range(cols)] for i in range(rows)]
-    lines = [
-        "def tile(ap, bp, m, total, i0, j0, nc):",
-        "    " + " = ".join(x for row in acc for x in row) + " = 0.0",
-        "    for l in range(m):",
-        f"        pa = l * {rows}",
-        f"        pb = l * {cols}",
-    ]
-    lines += [f"        a{i} = ap[pa + {i}]" for i in range(rows)]
-    lines += [f"        b{j} = bp[pb + {j}]" for j in range(cols)]
-    lines += [f"        {acc[i][j]} += a{i} * b{j}" for i in range(rows) for j in range(cols)]
-    for j in range(cols):
-        lines.append(f"    if j0 + {j} < nc:")
-        lines += [f"        total[i0 + {i}, j0 + {j}] += {acc[i][j]}" for i in range(rows)]
-    return "\n".join(lines)
-
-
-def _make_tile():
-    namespace: dict = {}
-    exec(_tile_source(_ROWS, _COLS), namespace)  # noqa: S102 - generated above, no input
-    return njit(inline="always", boundscheck=False)(namespace["tile"])
-
-
-_tile = _make_tile()
+_ROWS = ROWS  # rows of A per register tile (packed with zeros to a multiple)
+_COLS = COLS  # columns of B per register tile (packed with zeros to a multiple)
 
 
 @njit(cache=True, parallel=True)
@@ -147,29 +115,21 @@ def _pack(X, rows, lo, hi, width, out):
 
 @njit(cache=True, parallel=True)
 def _tile_products(ap, bp, m, total, nc):
-    # total[i, j] += sum_l ap[i // R, l * R + i % R] * bp[j // C, l * C + j % C], one register
-    # tile of pairs per work item, consecutive items along a row of tiles (ap's rows reused)
+    # total[i, j] += sum_l ap[i // R, l * R + i % R] * bp[j // C, l * C + j % C] (fused, l
+    # ascending), one register tile of pairs per work item, consecutive items along a row of
+    # tiles (ap's rows reused)
     ni = ap.shape[0]
     nj = bp.shape[0]
     for w in prange(ni * nj):
         i = w // nj
         j = w - i * nj
-        _tile(ap[i], bp[j], m, total, i * _ROWS, j * _COLS, nc)
-
-
-@contextlib.contextmanager
-def _slp_vectorised():
-    """Compile (or load) the pair kernel with LLVM's SLP vectoriser on, which numba leaves off
-    by default; it packs independent scalar operations into vector ones, so the values are
-    those of the scalar code."""
-    from numba.core import config
-
-    old = config.SLP_VECTORIZE
-    config.SLP_VECTORIZE = 1
-    try:
-        yield
-    finally:
-        config.SLP_VECTORIZE = old
+        sums = np.empty(_ROWS * _COLS)
+        tile_fma(ap[i], bp[j], m, sums)
+        i0 = i * _ROWS
+        j0 = j * _COLS
+        for jj in range(min(_COLS, nc - j0)):
+            for ii in range(_ROWS):
+                total[i0 + ii, j0 + jj] += sums[ii * _COLS + jj]
 
 
 def _padded_rows(n: int) -> int:
@@ -211,13 +171,12 @@ def _add_rows(A, B, lo, hi, total, rows, cols) -> None:
     bp = np.empty((-(-nc // _COLS), m * _COLS))
     step = max(_ROWS, (MAX_TERMS_PER_CALL // max(1, nc * m)) // _ROWS * _ROWS)
     ap = np.empty((-(-min(step, rows.size) // _ROWS), m * _ROWS))  # rows of one call
-    with _slp_vectorised():
-        _pack(B, cols, lo, hi, _COLS, bp)
-        for r0 in range(0, rows.size, step):
-            part_rows = rows[r0 : r0 + step]
-            part = ap[: -(-part_rows.size // _ROWS)]
-            _pack(A, part_rows, lo, hi, _ROWS, part)
-            _tile_products(part, bp, m, total[r0 : r0 + step], nc)
+    _pack(B, cols, lo, hi, _COLS, bp)
+    for r0 in range(0, rows.size, step):
+        part_rows = rows[r0 : r0 + step]
+        part = ap[: -(-part_rows.size // _ROWS)]
+        _pack(A, part_rows, lo, hi, _ROWS, part)
+        _tile_products(part, bp, m, total[r0 : r0 + step], nc)
 
 
 def pair_values(reach_a: np.ndarray, weights_b: np.ndarray) -> np.ndarray:

@@ -82,6 +82,30 @@ def assert_equals_reference(result, reference, count):
 # --------------------------------------------------------------------------- the kernel
 
 
+def test_the_dot_product_fuses_each_multiply_add_with_one_rounding():
+    """``_dot`` = block by block, s = a[l] * b[l] + s rounded once (exact rationals, then one
+    correctly rounded conversion), l ascending; plain multiply-then-add differs somewhere."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(1)
+    L = BLOCK + 300
+    a, b = rng.standard_normal(L), rng.standard_normal(L)
+    total = 0.0
+    for lo in range(0, L, BLOCK):
+        s = 0.0
+        for x, y in zip(a[lo : lo + BLOCK].tolist(), b[lo : lo + BLOCK].tolist(), strict=True):
+            s = float(Fraction(x) * Fraction(y) + Fraction(s))
+        total += s
+    assert _dot(a, b, BLOCK) == total
+    plain = 0.0
+    for lo in range(0, L, BLOCK):
+        s = 0.0
+        for x, y in zip(a[lo : lo + BLOCK].tolist(), b[lo : lo + BLOCK].tolist(), strict=True):
+            s += x * y
+        plain += s
+    assert plain != total
+
+
 def test_pair_values_equal_the_fixed_order_dot_bit_for_bit():
     rng = np.random.default_rng(7)
     L = 3 * BLOCK + 123
@@ -97,17 +121,17 @@ def test_pair_values_equal_the_fixed_order_dot_bit_for_bit():
     assert np.allclose(V, a @ b.T, rtol=1e-12, atol=1e-9)
 
 
-@pytest.mark.parametrize("terms", [1, 13 * BLOCK * 16, 1 << 29])  # 8, 16, all rows a call
+@pytest.mark.parametrize("terms", [1, 13 * BLOCK * 28, 1 << 29])  # 14, 28, all rows a call
 def test_pair_kernel_calls_split_by_rows_give_the_same_bytes(monkeypatch, terms):
-    """The kernel's calls (a few rows each, for Ctrl-C) and its 8 x 8 register tiles with
+    """The kernel's calls (a few rows each, for Ctrl-C) and its 14 x 16 register tiles with
     ragged edges leave every pair's sum in index order: bit for bit the single dot."""
     rng = np.random.default_rng(terms)
-    a = rng.standard_normal((21, BLOCK + 77))
+    a = rng.standard_normal((43, BLOCK + 77))
     b = rng.standard_normal((13, BLOCK + 77))
     monkeypatch.setattr(grading, "MAX_TERMS_PER_CALL", terms)
     V = pair_values(a, b)
-    assert V.shape == (21, 13)
-    for i in range(21):
+    assert V.shape == (43, 13)
+    for i in range(43):
         for j in range(13):
             assert V[i, j] == _dot(a[i], b[j], BLOCK)
 

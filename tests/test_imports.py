@@ -187,6 +187,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "teamleduc.interrupts",
         "teamleduc.outputs",
         "teamleduc.config",
+        "teamleduc.fused",
     ),
     ("teamleduc.rules",),
     ("teamleduc.tree",),
