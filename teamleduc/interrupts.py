@@ -8,12 +8,23 @@ end (2 of 60 ``solve`` runs on tiny-team-leduc interrupted at random moments of 
 1.6 s). :func:`keyboard_interrupt` sees
 that the interrupted code is llvmlite's and delivers the signal again a moment later, when it
 can raise.
+
+Imports are the other such place: the initialisation of a compiled module may call Python code
+and clear the exception it raises. A Ctrl-C that landed in ``abc.__subclasscheck__`` while
+scipy's ``_ccallback_c`` was being initialised (numba imports scipy, and ``solve`` imports
+numba lazily) was lost that way, 1 in 45 ``solve`` runs interrupted at random moments of
+their first 0.4 s on a loaded machine. Deferring until the import ends would cost seconds
+(numba's import is long), so the handler raises at once, as usual, and watches: if the
+outermost import it interrupted is still running :data:`WATCH_SECONDS` later, the
+KeyboardInterrupt was swallowed (had it propagated, it would have ended that import), and the
+signal is delivered again.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 
 #: code whose exceptions Python may ignore (ctypes callbacks), by a part of its file's path
@@ -22,6 +33,10 @@ IGNORING_CODE = (f"{os.sep}llvmlite{os.sep}",)
 FRAMES_LOOKED_AT = 4
 #: seconds until a deferred Ctrl-C is delivered again
 REDELIVER_SECONDS = 0.02
+#: the import machinery's code: its frames on the stack mean a module is being imported
+IMPORTING_CODE = "<frozen importlib._bootstrap>"
+#: seconds after which an import interrupted by Ctrl-C and still running means a lost Ctrl-C
+WATCH_SECONDS = 0.3
 
 
 def in_ignoring_code(frame) -> bool:
@@ -42,10 +57,48 @@ def deliver_again_soon() -> None:
     timer.start()
 
 
+def outermost_import(frame):
+    """The frame of the import machinery closest to the root of ``frame``'s stack, or None if
+    no module is being imported."""
+    found = None
+    while frame is not None:
+        if frame.f_code.co_filename == IMPORTING_CODE:
+            found = frame
+        frame = frame.f_back
+    return found
+
+
+def on_main_stack(frame) -> bool:
+    """True if ``frame`` is still running in the main thread (on its current stack)."""
+    current = sys._current_frames().get(threading.main_thread().ident)
+    while current is not None:
+        if current is frame:
+            return True
+        current = current.f_back
+    return False
+
+
+def deliver_again_if_still_running(frame) -> None:
+    """After :data:`WATCH_SECONDS`, send this process SIGINT again if ``frame`` is still on
+    the main thread's stack (from a daemon thread)."""
+
+    def check() -> None:
+        if on_main_stack(frame):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(WATCH_SECONDS, check)
+    timer.daemon = True
+    timer.start()
+
+
 def keyboard_interrupt(signum, frame) -> None:
     """SIGINT handler: raise KeyboardInterrupt, unless ``frame`` is in code whose exceptions
-    Python ignores; then the signal comes again in a moment."""
+    Python ignores; then the signal comes again in a moment. Inside an import, the signal
+    comes again too if the import is still running a moment later (the exception was lost)."""
     if in_ignoring_code(frame):
         deliver_again_soon()
         return
+    importing = outermost_import(frame)
+    if importing is not None:
+        deliver_again_if_still_running(importing)
     raise KeyboardInterrupt

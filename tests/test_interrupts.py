@@ -194,6 +194,54 @@ class _Frame:
         self.f_code, self.f_back = _Code(filename), back
 
 
+def _signals_within(seconds: float, action) -> list:
+    """SIGINTs received (by a recording handler) within ``seconds`` after ``action()``."""
+    seen = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        action()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        signal.signal(signal.SIGINT, old)
+    return seen
+
+
+def test_a_ctrl_c_lost_inside_an_import_comes_again(tmp_path, monkeypatch):
+    """A compiled module's initialisation may swallow the KeyboardInterrupt of Python code it
+    calls (once lost in scipy's, under numba's import). The handler raises at once, and if the
+    outermost import it interrupted is still running a moment later, sends SIGINT again; an
+    import that has ended (the exception went through) gets no second signal."""
+    import importlib
+    import sys
+
+    from teamleduc import interrupts
+
+    (tmp_path / "importing_probe.py").write_text(
+        "import sys\n"
+        "def deep(n):\n"
+        "    return sys._getframe() if n == 0 else deep(n - 1)\n"
+        "FRAME = deep(30)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        probe = importlib.import_module("importing_probe")
+    finally:
+        sys.modules.pop("importing_probe", None)
+    outer = interrupts.outermost_import(probe.FRAME)  # 30 frames below the import
+    assert outer is not None and outer.f_code.co_filename == interrupts.IMPORTING_CODE
+    assert interrupts.outermost_import(sys._getframe()) is None
+    with pytest.raises(KeyboardInterrupt):
+        interrupts.keyboard_interrupt(signal.SIGINT, probe.FRAME)
+    # that import has ended: no second signal
+    assert _signals_within(3 * interrupts.WATCH_SECONDS, lambda: None) == []
+    # a frame still running (this test's own) stands for an import that swallowed it
+    here = sys._getframe()
+    watch = lambda: interrupts.deliver_again_if_still_running(here)  # noqa: E731
+    assert _signals_within(3 * interrupts.WATCH_SECONDS, watch) == [signal.SIGINT]
+
+
 def test_a_ctrl_c_in_a_callback_that_python_ignores_comes_again():
     """Inside llvmlite's ctypes callbacks (numba loading its cache) Python would swallow the
     KeyboardInterrupt ("Exception ignored ...") and the command went on to its end: there
