@@ -149,19 +149,16 @@ def _add_block(
     packed once, then a few rows of A per kernel call (each call is short, so that Ctrl-C is
     not delayed).
 
-    With ``rows`` and ``cols`` (ascending indices), only those pairs: the others' blocks are
+    With ``rows`` and ``cols`` (ascending indices, both or neither), only those pairs: the others' blocks are
     all zero on one side, so their block sums are +0.0 and would leave their totals as they
     are. The pairs' sums go through a zeroed buffer (0.0 + s is s) into ``total``, so every
     total gets the same bytes as from the full product."""
-    if rows is not None or cols is not None:
-        rows = np.arange(A.shape[0]) if rows is None else rows
-        cols = np.arange(B.shape[0]) if cols is None else cols
-        if rows.size and cols.size:
-            sums = np.zeros((_padded_rows(rows.size), cols.size))
-            _add_rows(A, B, lo, hi, sums, rows, cols)
-            total[np.ix_(rows, cols)] += sums[: rows.size]
-        return
-    _add_rows(A, B, lo, hi, total, np.arange(A.shape[0]), np.arange(B.shape[0]))
+    if rows is None:
+        _add_rows(A, B, lo, hi, total, np.arange(A.shape[0]), np.arange(B.shape[0]))
+    elif rows.size and cols.size:
+        sums = np.zeros((_padded_rows(rows.size), cols.size))
+        _add_rows(A, B, lo, hi, sums, rows, cols)
+        total[np.ix_(rows, cols)] += sums[: rows.size]
 
 
 def _add_rows(A, B, lo, hi, total, rows, cols) -> None:

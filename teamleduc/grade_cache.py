@@ -219,8 +219,9 @@ class GradeCache:
 
     def path(self, key: str, which: str) -> Path:
         """``entrants/KEY.json``, ``KEY.a.npy`` or ``KEY.b.npy`` (``which`` = json, a, b)."""
-        suffix = ".json" if which == "json" else f".{which}.npy"
-        return self.root / "entrants" / f"{key}{suffix}"
+        if which == "json":
+            return self.root / "entrants" / f"{key}.json"
+        return Path(self._array_file(key, which))
 
     def _array_file(self, key: str, which: str) -> str:
         """``path(key, which)`` for an array, as a plain string: the pair products open the
