@@ -48,27 +48,39 @@ def fma(typingctx, a, b, c):
 
 
 @intrinsic
-def tile_fma(typingctx, ap, bp, m, out):
-    """``out[i * COLS + j] = chain of fma(ap[l * ROWS + i], bp[l * COLS + j], .)`` for
-    ``l = 0 .. m - 1``, each chain starting at +0.0: the block sums of ``ROWS x COLS`` pairs
-    from packed rows of A and B (contiguous float64 arrays), ``out`` of ``ROWS * COLS``."""
+def tile_fma(typingctx, ap, a0, bp, b0, m, out):
+    """``s = fma(ap[a0 + l * ROWS + i], bp[b0 + l * COLS + j], s)`` for ``l = 0 .. m - 1``,
+    where ``s`` is ``out[i * COLS + j]``: the chains of ``ROWS x COLS`` pairs continued over
+    ``m`` more terms, from packed rows of A and B (contiguous float64 arrays, no bounds
+    check), ``out`` of ``ROWS * COLS``. A chain started at +0.0 and continued over a block's
+    terms in pieces has the same bytes as over the block at once."""
     arrays = (ap, bp, out)
     if not all(
         isinstance(t, types.Array) and t.ndim == 1 and t.layout == "C" and t.dtype == types.float64
         for t in arrays
-    ) or not isinstance(m, types.Integer):
+    ) or not all(isinstance(t, types.Integer) for t in (a0, b0, m)):
         return None  # numba reports that no signature matches
-    sig = types.void(ap, bp, m, out)
+    sig = types.void(ap, a0, bp, b0, m, out)
 
     def codegen(context, builder, signature, args):
         vec = ir.VectorType(_F64, WIDTH)
         fused = _fma_function(builder, vec)
-        pa, pb, _, po = (
-            context.make_array(t)(context, builder, v).data if isinstance(t, types.Array) else v
+        pa, a0, pb, b0, steps, po = (
+            context.make_array(t)(context, builder, v).data
+            if isinstance(t, types.Array)
+            else context.cast(builder, v, t, types.int64)
             for t, v in zip(signature.args, args, strict=True)
         )
-        steps = context.cast(builder, args[2], signature.args[2], types.int64)
+        pa = builder.gep(pa, [a0])
+        pb = builder.gep(pb, [b0])
         per_row = COLS // WIDTH
+        first = [
+            builder.load(
+                builder.bitcast(builder.gep(po, [ir.Constant(_I64, k * WIDTH)]), vec.as_pointer()),
+                align=8,
+            )
+            for k in range(ROWS * per_row)
+        ]
         start = builder.block
         loop = builder.append_basic_block("tile.loop")
         body = builder.append_basic_block("tile.body")
@@ -79,8 +91,8 @@ def tile_fma(typingctx, ap, bp, m, out):
         l = builder.phi(_I64)
         sums = [builder.phi(vec) for _ in range(ROWS * per_row)]
         l.add_incoming(ir.Constant(_I64, 0), start)
-        for s in sums:
-            s.add_incoming(ir.Constant(vec, [0.0] * WIDTH), start)
+        for s, f in zip(sums, first, strict=True):
+            s.add_incoming(f, start)
         builder.cbranch(builder.icmp_signed("<", l, steps), body, done)
 
         builder.position_at_end(body)

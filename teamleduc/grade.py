@@ -96,44 +96,83 @@ _ROWS = ROWS  # rows of A per register tile (packed with zeros to a multiple)
 _COLS = COLS  # columns of B per register tile (packed with zeros to a multiple)
 
 
+#: cache blocking of the tiles: a work item is a block of _BAND row tiles x a group of _GROUP
+#: column tiles, taken in passes of _DEPTH terms; in a pass a row tile's 14 x 256 values of A
+#: (28 KB) stay in L1 while they meet the group, the group's 16 x 32 KB of B stay in L2 for
+#: the band's rows. The chains are carried from pass to pass: the same order as in one pass
+_DEPTH = 256
+_BAND = 4
+_GROUP = 16
+
+
 @njit(cache=True, parallel=True)
 def _pack(X, rows, lo, hi, width, out):
     # out[t, l * width + k] = X[rows[t * width + k], lo + l] (0 past the last of rows)
     n = rows.shape[0]
     m = hi - lo
     for t in prange(out.shape[0]):
-        for k in range(width):
-            r = t * width + k
-            if r < n:
-                x = rows[r]
-                for l in range(m):
+        full = min(width, n - t * width)
+        for k in range(full, width):
+            for l in range(m):
+                out[t, l * width + k] = 0.0
+        for c in range(0, m, 8):  # a cache line of each row at a time (rows whose stride
+            e = min(m, c + 8)  # is a power of two share an L1 set: more than its ways)
+            for k in range(full):
+                x = rows[t * width + k]
+                for l in range(c, e):
                     out[t, l * width + k] = X[x, lo + l]
-            else:
-                for l in range(m):
-                    out[t, l * width + k] = 0.0
 
 
 @njit(cache=True, parallel=True)
 def _tile_products(ap, bp, m, total, nc):
-    # total[i, j] += sum_l ap[i // R, l * R + i % R] * bp[j // C, l * C + j % C] (fused, l
-    # ascending), one register tile of pairs per work item, consecutive items along a row of
-    # tiles (ap's rows reused)
+    # total[i, j] += sum_l ap[i // R, l * R + i % R] * bp[j // C, l * C + j % C], each sum a
+    # chain of fused multiply-adds from +0.0, l ascending, added to total at the end
     ni = ap.shape[0]
     nj = bp.shape[0]
-    for w in prange(ni * nj):
-        i = w // nj
-        j = w - i * nj
-        sums = np.empty(_ROWS * _COLS)
-        tile_fma(ap[i], bp[j], m, sums)
-        i0 = i * _ROWS
-        j0 = j * _COLS
-        for jj in range(min(_COLS, nc - j0)):
-            for ii in range(_ROWS):
-                total[i0 + ii, j0 + jj] += sums[ii * _COLS + jj]
+    bands = -(-ni // _BAND)
+    groups = -(-nj // _GROUP)
+    band = -(-ni // bands)  # items of (nearly) equal sizes
+    group = -(-nj // groups)
+    for w in prange(bands * groups):
+        i0 = (w // groups) * band
+        j0 = (w % groups) * group
+        i1 = min(ni, i0 + band)
+        j1 = min(nj, j0 + group)
+        sums = np.zeros((i1 - i0, j1 - j0, _ROWS * _COLS))
+        for l0 in range(0, m, _DEPTH):
+            d = min(_DEPTH, m - l0)
+            for i in range(i0, i1):
+                for j in range(j0, j1):
+                    tile_fma(ap[i], l0 * _ROWS, bp[j], l0 * _COLS, d, sums[i - i0, j - j0])
+        for i in range(i0, i1):
+            for j in range(j0, j1):
+                for jj in range(min(_COLS, nc - j * _COLS)):
+                    for ii in range(_ROWS):
+                        total[i * _ROWS + ii, j * _COLS + jj] += sums[
+                            i - i0, j - j0, ii * _COLS + jj
+                        ]
 
 
 def _padded_rows(n: int) -> int:
     return -(-n // _ROWS) * _ROWS
+
+
+class _Scratch:
+    """Packing buffers kept from block to block: a fresh array of tens of MB is new memory
+    from the system each time (page faults on every 4 KB, a quarter of the products' time)."""
+
+    def __init__(self) -> None:
+        self._buffers: dict[str, np.ndarray] = {}
+
+    def array(self, name: str, shape: tuple[int, int], zero: bool = False) -> np.ndarray:
+        size = shape[0] * shape[1]
+        buffer = self._buffers.get(name)
+        if buffer is None or buffer.size < size:
+            buffer = self._buffers[name] = np.empty(size)
+        out = buffer[:size].reshape(shape)
+        if zero:
+            out.fill(0.0)
+        return out
 
 
 def _add_block(
@@ -144,30 +183,32 @@ def _add_block(
     total: np.ndarray,
     rows: np.ndarray | None = None,
     cols: np.ndarray | None = None,
+    scratch: _Scratch | None = None,
 ) -> None:
     """``total[:, :len(B)] += A[:, lo:hi] . B[:, lo:hi]^T`` in the fixed order: B's block
     packed once, then a few rows of A per kernel call (each call is short, so that Ctrl-C is
-    not delayed).
+    not delayed). ``total`` has :func:`_padded_rows` rows.
 
-    With ``rows`` and ``cols`` (ascending indices, both or neither), only those pairs: the others' blocks are
-    all zero on one side, so their block sums are +0.0 and would leave their totals as they
-    are. The pairs' sums go through a zeroed buffer (0.0 + s is s) into ``total``, so every
-    total gets the same bytes as from the full product."""
+    With ``rows`` and ``cols`` (ascending indices, both or neither), only those pairs: the
+    others' blocks are all zero on one side, so their block sums are +0.0 and would leave their
+    totals as they are. The pairs' sums go through a zeroed buffer (0.0 + s is s) into
+    ``total``, so every total gets the same bytes as from the full product."""
+    scratch = scratch or _Scratch()
     if rows is None:
-        _add_rows(A, B, lo, hi, total, np.arange(A.shape[0]), np.arange(B.shape[0]))
+        _add_rows(A, B, lo, hi, total, np.arange(A.shape[0]), np.arange(B.shape[0]), scratch)
     elif rows.size and cols.size:
-        sums = np.zeros((_padded_rows(rows.size), cols.size))
-        _add_rows(A, B, lo, hi, sums, rows, cols)
+        sums = scratch.array("sums", (_padded_rows(rows.size), cols.size), zero=True)
+        _add_rows(A, B, lo, hi, sums, rows, cols, scratch)
         total[np.ix_(rows, cols)] += sums[: rows.size]
 
 
-def _add_rows(A, B, lo, hi, total, rows, cols) -> None:
+def _add_rows(A, B, lo, hi, total, rows, cols, scratch) -> None:
     """``total[i, j] += A[rows[i], lo:hi] . B[cols[j], lo:hi]`` in the fixed order."""
     m = hi - lo
     nc = cols.size
-    bp = np.empty((-(-nc // _COLS), m * _COLS))
+    bp = scratch.array("b", (-(-nc // _COLS), m * _COLS))
     step = max(_ROWS, (MAX_TERMS_PER_CALL // max(1, nc * m)) // _ROWS * _ROWS)
-    ap = np.empty((-(-min(step, rows.size) // _ROWS), m * _ROWS))  # rows of one call
+    ap = scratch.array("a", (-(-min(step, rows.size) // _ROWS), m * _ROWS))  # rows of one call
     _pack(B, cols, lo, hi, _COLS, bp)
     for r0 in range(0, rows.size, step):
         part_rows = rows[r0 : r0 + step]
@@ -188,8 +229,9 @@ def pair_values(reach_a: np.ndarray, weights_b: np.ndarray) -> np.ndarray:
         raise ValueError(f"shapes {ta.shape} and {w.shape} must be (n, L) and (m, L)")
     n, L = ta.shape
     total = np.zeros((_padded_rows(n), w.shape[0]))
+    scratch = _Scratch()
     for lo in range(0, L, BLOCK):
-        _add_block(ta, w, lo, min(L, lo + BLOCK), total)
+        _add_block(ta, w, lo, min(L, lo + BLOCK), total, scratch=scratch)
     return total[:n] + 0.0
 
 
@@ -609,6 +651,7 @@ class _Products:
         B = np.empty((len(cols), blocks * BLOCK))
         kept_a = np.empty((len(rows), blocks), dtype=bool)
         kept_b = np.empty((len(cols), blocks), dtype=bool)
+        scratch = _Scratch()
         saved = time.monotonic()
         for b0 in range(done, nblocks, blocks):
             b1 = min(nblocks, b0 + blocks)
@@ -628,9 +671,10 @@ class _Products:
                 hi = min(L, (b + 1) * BLOCK) - base
                 ra, cb = kept_a[:, b - b0], kept_b[:, b - b0]
                 if ra.all() and cb.all():
-                    _add_block(A, B, lo, hi, total)
+                    _add_block(A, B, lo, hi, total, scratch=scratch)
                 else:  # pairs with an all-zero block on either side add +0.0: skipped
-                    _add_block(A, B, lo, hi, total, np.flatnonzero(ra), np.flatnonzero(cb))
+                    rows_kept, cols_kept = np.flatnonzero(ra), np.flatnonzero(cb)
+                    _add_block(A, B, lo, hi, total, rows_kept, cols_kept, scratch)
             done = b1
             self.bar.update(b1 - b0)
             # a resume point only here, where total holds exactly the blocks before `done`

@@ -136,6 +136,23 @@ def test_pair_kernel_calls_split_by_rows_give_the_same_bytes(monkeypatch, terms)
             assert V[i, j] == _dot(a[i], b[j], BLOCK)
 
 
+def test_pair_kernel_cache_blocking_keeps_every_sums_order():
+    """Work items of several row bands x column groups, each carrying its chains through
+    passes of a few hundred terms (a last pass shorter): every pair still bit for bit the
+    single dot."""
+    rng = np.random.default_rng(5)
+    rows = grading._ROWS * grading._BAND * 2 + 5  # 3 bands, the last one short
+    cols = grading._COLS * grading._GROUP * 2 + 3  # 3 groups
+    L = BLOCK + grading._DEPTH + 44
+    a = rng.standard_normal((rows, L)) * rng.random((rows, 1)) ** 8
+    b = rng.standard_normal((cols, L))
+    V = pair_values(a, b)
+    assert V.shape == (rows, cols)
+    for i in range(rows):
+        for j in range(cols):
+            assert V[i, j] == _dot(a[i], b[j], BLOCK)
+
+
 def test_pairs_of_nonzero_blocks_alone_give_the_full_products_bytes():
     """Leaving out the pairs whose block is all zero on one side changes no byte of any total:
     those block sums are +0.0, and the others go through a zeroed buffer (0.0 + s is s)."""
