@@ -219,8 +219,8 @@ def test_a_record_whose_block_list_does_not_fit_its_array_is_dropped(tmp_path, b
     a[BLOCK : 2 * BLOCK] = a[3 * BLOCK : 4 * BLOCK] = 0.0
     record = cache.store(grade_cache.EntrantRecord(key="k" * 64, valid=True), a, a)
     assert cache.record("k" * 64, L) == record
-    crcs = record.crc_a[: len(blocks)]
-    cache.store(replace(record, blocks_a=blocks, crc_a=crcs))  # the record alone, sealed
+    checks = record.check_a[: len(blocks)]
+    cache.store(replace(record, blocks_a=blocks, check_a=checks))  # the record alone, sealed
     assert cache.record("k" * 64, L) is None
     assert not cache.path("k" * 64, "a").exists()
 
