@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -144,11 +145,15 @@ def heatmap_layout(n: int) -> dict:
     font follows the cell size, and values are written only up to :data:`MAX_VALUES_SHOWN`."""
     size = max(5.0, min(30.0, 3.0 + 0.3 * n))
     cell_points = 72.0 * 0.8 * size / max(n, 1)  # the axes take about 80 % of the figure
+    label_font = max(5.0, min(11.0, 0.5 * cell_points))
     return {
         "size": size,
         "values": n <= MAX_VALUES_SHOWN,
         "value_font": max(5.0, min(11.0, 0.27 * cell_points)),
-        "label_font": max(5.0, min(11.0, 0.5 * cell_points)),
+        "label_font": label_font,
+        # beyond about 300 entrants a name no longer fits its cell: every k-th is named
+        # (overlapping names were unreadable, and drawing 2,000 of them took most of the time)
+        "label_every": max(1, math.ceil(1.2 * label_font / cell_points - 1e-9)),
     }
 
 
@@ -172,13 +177,18 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
     fig, ax = plt.subplots(figsize=(size + 1.5, size), dpi=100)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#dddddd")
     im = ax.imshow(m, cmap=cmap, vmin=-lim, vmax=lim, interpolation="nearest")
-    ax.set_xticks(range(n), names, rotation=60, ha="right", fontsize=layout["label_font"])
-    ax.set_yticks(range(n), names, fontsize=layout["label_font"])
+    every = layout["label_every"]
+    ticks = range(0, n, every)
+    labels = [names[i] if every == 1 else f"{i + 1}. {names[i]}" for i in ticks]
+    ax.set_xticks(ticks, labels, rotation=60, ha="right", fontsize=layout["label_font"])
+    ax.set_yticks(ticks, labels, fontsize=layout["label_font"])
     ax.set_xlabel("opponent")
     ax.set_ylabel("entrant (row's score)")
     title = f"Match scores, chips per hand ({result.preset})"
     if not layout["values"] and n > 1:
         title += f"\n{n} entrants: values in matrix.csv, colours on the bar"
+    if every > 1:
+        title += f"; one name in {every}, with its rank"
     ax.set_title(title)
     if layout["values"]:
         for i in range(n):

@@ -126,7 +126,7 @@ def test_solve(tmp_path, delay):
             "convergence.png",
             "solve-report.json",
             "submission",
-        ]
+        ], (code, out, err)
         assert "interrupted" in out + err
         resumed = subprocess.run(
             [

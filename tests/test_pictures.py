@@ -54,6 +54,38 @@ def test_the_layout_follows_the_number_of_entrants():
     assert heatmap_layout(100)["label_font"] >= 5
 
 
+def test_names_never_overlap_and_all_are_shown_while_they_fit():
+    """A name's line (1.2 times its font) fits between two named rows; every entrant is named
+    up to 200 (a class), one in k beyond (1,000 entrants: one in 4)."""
+    for n in range(1, 3001):
+        lay = heatmap_layout(n)
+        cell = 72 * 0.8 * lay["size"] / n
+        assert lay["label_every"] * cell >= 1.2 * lay["label_font"] - 1e-9
+        assert (lay["label_every"] - 1) * cell < 1.2 * lay["label_font"]  # no more sparse
+    assert all(heatmap_layout(n)["label_every"] == 1 for n in range(1, 201))
+    assert heatmap_layout(1000)["label_every"] == 4
+
+
+def test_a_heatmap_of_1000_names_one_in_four_with_its_rank(tmp_path, monkeypatch):
+    import matplotlib.axes
+
+    ticks = []
+    original = matplotlib.axes.Axes.set_yticks
+    monkeypatch.setattr(
+        matplotlib.axes.Axes,
+        "set_yticks",
+        lambda self, t, labels=None, **k: (
+            ticks.append(list(labels)) or original(self, t, labels, **k)
+        ),
+    )
+    result = result_of(1000)
+    write_heatmap(result, tmp_path / "m.png")
+    (labels,) = ticks
+    order = result.order()
+    assert len(labels) == 250
+    assert labels[:2] == [f"1. {result.names[order[0]]}", f"5. {result.names[order[4]]}"]
+
+
 @pytest.mark.parametrize("n", [3, 100])
 def test_heatmaps_of_3_and_100_entrants(tmp_path, monkeypatch, n):
     import matplotlib.axes
