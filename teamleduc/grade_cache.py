@@ -486,7 +486,7 @@ class GradeCache:
                     done, total = int(z["done"]), z["total"]
                 if total.shape != (len(rows), len(cols)) or total.dtype != np.float64:
                     raise ValueError("shape")
-            except (OSError, ValueError, KeyError, IndexError, EOFError, ):
+            except (OSError, ValueError, KeyError, IndexError, EOFError, zlib.error):
                 _unlink(path)
                 continue
             if best is None or done > best[0]:
