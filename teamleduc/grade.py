@@ -111,15 +111,18 @@ def _pack(X, rows, lo, hi, width, out):
     n = rows.shape[0]
     m = hi - lo
     for t in prange(out.shape[0]):
-        for k in range(width):
-            r = t * width + k
-            if r < n:
-                x = rows[r]
-                for l in range(m):
+        full = min(width, n - t * width)
+        for k in range(full, width):
+            for l in range(m):
+                out[t, l * width + k] = 0.0
+        # a cache line of each row at a time: rows whose stride is a power of two (the read
+        # buffers) share L1 sets, and 14 of them side by side would evict each other's lines
+        for c in range(0, m, 8):
+            e = min(m, c + 8)
+            for k in range(full):
+                x = rows[t * width + k]
+                for l in range(c, e):
                     out[t, l * width + k] = X[x, lo + l]
-            else:
-                for l in range(m):
-                    out[t, l * width + k] = 0.0
 
 
 @njit(cache=True, parallel=True)
