@@ -7,9 +7,8 @@ into the pair products; the pair values and the worst cases are kept too, so gra
 late submissions computes only what is new, and an interrupted grading resumes. Layout::
 
     entrants/KEY.json    one entrant: valid or its first problem, signals, worst case, and for
-                         each array the blocks it keeps and their XXH3 checksums; sealed by
-                         its own
-                         SHA-256
+                         each array the blocks it keeps and their XXH3 checksums; sealed by its
+                         own SHA-256
     entrants/KEY.a.npy   team A's correlated reach T_A, raveled: its blocks of 4,096 values
                          that are not all zero, (k, 4096) float64 (the last one padded with 0)
     entrants/KEY.b.npy   team B's folded weights W_B, likewise
@@ -29,10 +28,10 @@ a block that is zero on either side, since its sum is +0.0 and adding +0.0 leave
 (never -0.0) unchanged. Whatever fails a check (a short or foreign array, a block whose checksum
 differs, a record or rectangle whose SHA-256 differs) is deleted and recomputed, never trusted.
 
-Blocks are checked with XXH3-64 (the ``xxhash`` library) as they are read: about 60 GB/s where
-CRC-32 does 2, and a grading reads every old entrant's arrays again (36 GB for 1,000 dense
-entrants); it catches damage, as a CRC does, not forgery (the records' SHA-256 seals do not
-either: anyone who can write the cache can recompute them).
+Blocks are checked with XXH3-64 (the ``xxhash`` library) as they are read, about ten times as
+fast as CRC-32 (docs/evaluation-and-grading.md gives the figures): a grading reads every old
+entrant's arrays again, 36 GB for 1,000 dense entrants. It catches damage, as a CRC does, not
+forgery (nor do the records' SHA-256 seals: whoever can write the cache can recompute them).
 """
 
 from __future__ import annotations
