@@ -19,6 +19,12 @@ random-pure entrant takes about 7 MB, but a dense one (a mixture, a solver's exp
 links: 36 MB of disk, so the disk reads are not measured, the page cache serves them), with
 the peak memory of that process; then for 10 more such entrants (their pairs only): a class
 of dense entrants, where leaving out zero blocks saves nothing.
+
+``TEAMLEDUC_BENCH_GRADE_DENSE=N`` grades a class of N dense submissions in full, as above:
+1-signal CSV submissions whose every legal action has a positive probability (random
+behavioural strategies, what a student's CFR average looks like), each with its own arrays
+(entrant k swaps two probabilities on line k of one file; the other files are hard links, so
+the class takes 7 MB of disk per entrant and the cache 36 MB), then again with 10 more.
 """
 
 from __future__ import annotations
@@ -113,6 +119,85 @@ def _mixture(path: Path, seed: int) -> Path:
         strategies,
     )
     return write_submission(sub, path)
+
+
+def _dense_submission(path: Path) -> Path:
+    """A 1-signal CSV submission, every legal action with a probability of at least 1e-3."""
+    from teamleduc.config import get_config
+    from teamleduc.infosets import infoset_tables
+    from teamleduc.submission import Submission, write_submission
+    from teamleduc.tree import build_tree
+
+    config = get_config(PRESET)
+    tables = infoset_tables(build_tree(config))
+    rng = np.random.default_rng(0)
+    strategies = {}
+    for seat in range(config.num_seats):
+        legal = tables[seat].legal
+        x = (rng.random(legal.shape) + 1e-3) * legal
+        strategies[seat] = (x / x.sum(axis=1, keepdims=True))[None]
+    sub = Submission(np.arange(1), np.ones(1), tuple(strategies), strategies)
+    return write_submission(sub, path)
+
+
+def _dense_entrants(base: Path, folder: Path, first: int, stop: int) -> None:
+    """Entrants ``first .. stop - 1`` of a dense class in ``folder``: entrant k is ``base``
+    with the first two probabilities of the k-th line having both positive swapped in
+    ``strategy0-player1.csv`` (its own arrays), the other files hard-linked."""
+    name = "strategy0-player1.csv"
+    lines = (base / name).read_bytes().split(b"\n")
+    eligible = [
+        j
+        for j, line in enumerate(lines)
+        if line and all(float(x) > 0 for x in line.split(b",")[:2])
+    ]
+    for k in range(first, stop):
+        entrant = folder / f"entrant-{k:04d}"
+        entrant.mkdir(parents=True)
+        for f in base.iterdir():
+            if f.name != name:
+                os.link(f, entrant / f.name)
+        changed = list(lines)
+        j = eligible[k]
+        a, b, rest = lines[j].split(b",", 2)
+        changed[j] = b",".join((b, a, rest))
+        (entrant / name).write_bytes(b"\n".join(changed))
+
+
+def _dense_class(n: int, root: Path, tl: list[str], jobs: int) -> None:
+    """The full grading of ``n`` dense entrants, then of 10 more (see the docstring)."""
+    need = (n + NEW_ENTRANTS) * (BYTES_PER_ENTRANT + 7e6) * 1.05
+    free = shutil.disk_usage(root).free
+    if free < need:
+        print(
+            f"  dense class of {n}: skipped, it needs {need / 1e9:.0f} GB, {free / 1e9:.0f} GB free"
+        )
+        return
+    t0 = time.perf_counter()
+    base = _dense_submission(root / "dense-base")
+    folder = root / "dense-class"
+    _dense_entrants(base, folder, 0, n)
+    print(f"  (wrote a dense class of {n} in {time.perf_counter() - t0:.0f} s)", flush=True)
+    cache, out = root / "dense-cache", root / "dense-grading"
+    cmd = tl + ["grade", str(folder), "--preset", PRESET, "--no-worst-case", "--jobs", str(jobs)]
+    cmd += ["--memory", "2G", "--no-heatmap", "--cache", str(cache), "--out", str(out)]
+    seconds, peak, largest, err = _run(cmd)
+    size = sum(f.stat().st_size for f in cache.rglob("*") if f.is_file())
+    print(
+        f"  dense class, n = {n} (1-signal CSV, every legal action positive): {seconds:7.1f} s, "
+        f"peak {_gib(peak)} (process tree), {_gib(largest)} (largest process); cache "
+        f"{size / 1e9:.1f} GB",
+        flush=True,
+    )
+    _dense_entrants(base, folder, n, n + NEW_ENTRANTS)
+    again, peak2, _, err2 = _run(cmd + ["--overwrite"])
+    print(
+        f"    + {NEW_ENTRANTS} new entrants, same cache: {again:7.1f} s "
+        f"({again / seconds:.0%} of the full run), peak {_gib(peak2)}; {_work(err2)}",
+        flush=True,
+    )
+    shutil.rmtree(cache, ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _gib(x: int) -> str:
@@ -283,6 +368,9 @@ def main() -> None:
         products = os.environ.get("TEAMLEDUC_BENCH_GRADE_PRODUCTS")
         if products:
             _products_only(int(products), root)
+        dense = os.environ.get("TEAMLEDUC_BENCH_GRADE_DENSE")
+        if dense:
+            _dense_class(int(dense), root, tl, jobs)
 
 
 if __name__ == "__main__":

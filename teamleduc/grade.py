@@ -36,6 +36,7 @@ round robin; one bad submission never stops the run. :mod:`teamleduc.standings` 
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import multiprocessing
 import multiprocessing.connection
@@ -89,6 +90,9 @@ MAX_CHUNK_BLOCKS = 16
 MAX_TERMS_PER_CALL = 1 << 29
 #: a loading worker is replaced after this many entrants (returns its memory)
 TASKS_PER_WORKER = 16
+#: threads reading the cached arrays of a chunk at once: a class's cache is larger than the page
+#: cache, and the disk delivers more with several reads in flight
+READ_THREADS = 4
 
 # --------------------------------------------------------------------------- kernel
 
@@ -604,7 +608,7 @@ def _complete_set(known: np.ndarray) -> list[int]:
 class _Products:
     """The pair products of one grading: cached arrays streamed through the kernel."""
 
-    def __init__(self, cache, records, length, budget, recompute, bar, work):
+    def __init__(self, cache, records, length, budget, recompute, bar, work, readers):
         self.cache = cache
         self.records = records  # key -> EntrantRecord (replaced when recomputed)
         self.length = length
@@ -612,6 +616,25 @@ class _Products:
         self.recompute = recompute
         self.bar = bar
         self.work = work
+        self.readers = readers  # a thread pool for the reads
+
+    def _read_all(self, keys, which, first, stop, X, kept) -> None:
+        """Blocks ``first .. stop - 1`` of every entrant's array into the rows of ``X``, read
+        concurrently (the reads and checksums release the GIL); an entry that fails its
+        checks is read again, recomputed if need be, in this thread."""
+
+        def read(i: int):
+            try:
+                return self.cache.read_blocks(
+                    self.records[keys[i]], which, first, stop, X[i], fill=False
+                )
+            except CorruptEntry:
+                return None
+
+        for i, mask in enumerate(self.readers.map(read, range(len(keys)))):
+            if mask is None:
+                mask = self._read(keys[i], which, first, stop, X[i])
+            kept[i, : stop - first] = mask
 
     def _read(self, key: str, which: str, first: int, stop: int, out: np.ndarray) -> np.ndarray:
         """Blocks ``first .. stop - 1`` into ``out``; which of them are kept (not all zero)."""
@@ -657,10 +680,8 @@ class _Products:
         saved = time.monotonic()
         for b0 in range(done, nblocks, blocks):
             b1 = min(nblocks, b0 + blocks)
-            for r, key in enumerate(rows):
-                kept_a[r, : b1 - b0] = self._read(key, "a", b0, b1, A[r])
-            for c, key in enumerate(cols):
-                kept_b[c, : b1 - b0] = self._read(key, "b", b0, b1, B[c])
+            self._read_all(rows, "a", b0, b1, A, kept_a)
+            self._read_all(cols, "b", b0, b1, B, kept_b)
             if b1 < nblocks:  # the disk reads the next blocks while the kernel works on these
                 b2 = min(nblocks, b1 + blocks)
                 for key in rows:
@@ -705,12 +726,14 @@ def _pair_matrix(cache, keys, records, length, budget, recompute, progress, work
         tr, tc, _ = _tile_plan(len(rows), len(cols), budget)
         steps += -(-len(rows) // tr) * -(-len(cols) // tc) * nblocks
     bar = _progress(steps, "pairs", progress, unit="block")
+    readers = concurrent.futures.ThreadPoolExecutor(READ_THREADS, thread_name_prefix="read")
     try:
-        products = _Products(cache, records, length, budget, recompute, bar, work)
+        products = _Products(cache, records, length, budget, recompute, bar, work, readers)
         for rows, cols in rects:
             block = products.rectangle([keys[i] for i in rows], [keys[j] for j in cols])
             values[np.ix_(rows, cols)] = block
     finally:
+        readers.shutdown(wait=False, cancel_futures=True)
         bar.close()
     return values
 
