@@ -733,7 +733,8 @@ def _pair_matrix(cache, keys, records, length, budget, recompute, progress, work
             block = products.rectangle([keys[i] for i in rows], [keys[j] for j in cols])
             values[np.ix_(rows, cols)] = block
     finally:
-        readers.shutdown(wait=False, cancel_futures=True)
+        # the reads in flight take milliseconds; no thread is left behind for a later fork
+        readers.shutdown(wait=True, cancel_futures=True)
         bar.close()
     return values
 

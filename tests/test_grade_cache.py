@@ -364,6 +364,36 @@ def test_interrupted_loading_resumes(subs, reference, monkeypatch, tmp_path):
     assert_equals_reference(r, reference, 5)
 
 
+def test_reads_run_in_threads_that_end_with_the_products(subs, reference, monkeypatch, tmp_path):
+    """A chunk's arrays are read by several threads; none is left when the grading returns,
+    nor after a Ctrl-C in the middle of the reads."""
+    import threading
+
+    small_tiles(monkeypatch, rows=5, cols=5, blocks=1)
+    readers = set()
+    real = GradeCache.read_blocks
+
+    def spy(self, *args, **kwargs):
+        readers.add(threading.current_thread().name)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(GradeCache, "read_blocks", spy)
+    r = grade(subs, PRESET, worst_case=False, cache=tmp_path / "cache")
+    assert_equals_reference(r, reference, 5)
+    assert readers and all(name.startswith("read") for name in readers)
+    assert not [t for t in threading.enumerate() if t.name.startswith("read")]
+
+    def interrupted(self, record, which, first, stop, out, fill=True):
+        if first == 1:
+            raise KeyboardInterrupt
+        return real(self, record, which, first, stop, out, fill)
+
+    monkeypatch.setattr(GradeCache, "read_blocks", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        grade(subs, PRESET, worst_case=False, cache=tmp_path / "cache2")
+    assert not [t for t in threading.enumerate() if t.name.startswith("read")]
+
+
 def test_interrupted_products_resume_from_their_last_point(subs, reference, monkeypatch, tmp_path):
     cache = tmp_path / "cache"
     small_tiles(monkeypatch, rows=5, cols=5, blocks=1)  # one tile, read one block at a time
