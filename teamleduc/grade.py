@@ -625,9 +625,7 @@ class _Products:
 
         def read(i: int):
             try:
-                return self.cache.read_blocks(
-                    self.records[keys[i]], which, first, stop, X[i], fill=False
-                )
+                return self._read_once(keys[i], which, first, stop, X[i])
             except CorruptEntry:
                 return None
 
@@ -636,13 +634,16 @@ class _Products:
                 mask = self._read(keys[i], which, first, stop, X[i])
             kept[i, : stop - first] = mask
 
+    def _read_once(self, key: str, which: str, first: int, stop: int, out: np.ndarray):
+        """One attempt at :meth:`_read` (:class:`CorruptEntry` if the entry fails its checks)."""
+        # blocks left out are skipped by the products, never read: no need to zero them
+        return self.cache.read_blocks(self.records[key], which, first, stop, out, fill=False)
+
     def _read(self, key: str, which: str, first: int, stop: int, out: np.ndarray) -> np.ndarray:
         """Blocks ``first .. stop - 1`` into ``out``; which of them are kept (not all zero)."""
         for _attempt in range(3):
             try:
-                record = self.records[key]
-                # blocks left out are skipped by the products, never read: no need to zero them
-                return self.cache.read_blocks(record, which, first, stop, out, fill=False)
+                return self._read_once(key, which, first, stop, out)
             except CorruptEntry:
                 self.records[key] = self.recompute(key)
                 self.work["entrants_loaded"] += 1

@@ -23,9 +23,9 @@ renamed into place.
 
 An all-zero block is left out: a pure strategy reaches few histories, so most blocks of a
 random-pure entrant are zero, while a mixture of many signals keeps nearly all of its blocks.
-Leaving them out is exact twice over: the array read back is the same bytes, and the pair products may skip
-a block that is zero on either side, since its sum is +0.0 and adding +0.0 leaves every total
-(never -0.0) unchanged. Whatever fails a check (a short or foreign array, a block whose checksum
+Leaving them out is exact twice over: the array read back is the same bytes, and the pair
+products may skip a block that is zero on either side, since its sum is +0.0 and adding +0.0
+leaves every total (never -0.0) unchanged. Whatever fails a check (a short or foreign array, a block whose checksum
 differs, a record or rectangle whose SHA-256 differs) is deleted and recomputed, never trusted.
 
 Blocks are checked with XXH3-64 (the ``xxhash`` library) as they are read, about ten times as

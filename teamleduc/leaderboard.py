@@ -89,6 +89,15 @@ def _json_text(data: dict, rows_per_line: Sequence[str]) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
+def _match_scores(result: GradeResult) -> np.ndarray:
+    """(n, n) match scores with rows and columns in leaderboard order, NaN on the diagonal
+    (nobody plays itself): what ``matrix.csv`` and the heatmap show."""
+    order = result.order()
+    scores = result.scores[np.ix_(order, order)] if order else np.zeros((0, 0))
+    np.fill_diagonal(scores, np.nan)
+    return scores
+
+
 def _md_cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
@@ -167,9 +176,7 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
     order = result.order()
     n = len(order)
     names = [result.names[i] for i in order]
-    s = result.scores[np.ix_(order, order)] if n else np.zeros((0, 0))
-    m = s.copy()
-    np.fill_diagonal(m, np.nan)
+    m = _match_scores(result)
     lim = float(np.nanmax(np.abs(m))) if n > 1 and np.isfinite(m).any() else 1.0
     lim = lim if lim > 0 else 1.0
     layout = heatmap_layout(n)
@@ -306,8 +313,7 @@ def write_outputs(
     out = Path(out_dir)
     order = result.order()
     names = [result.names[i] for i in order]
-    scores = result.scores[np.ix_(order, order)]
-    np.fill_diagonal(scores, np.nan)
+    scores = _match_scores(result)
     files = {
         "leaderboard.csv": _csv_text([LEADERBOARD_COLUMNS] + [s.row() for s in result.standings]),
         "leaderboard.md": leaderboard_markdown(result),
