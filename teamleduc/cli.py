@@ -28,7 +28,7 @@ import click
 from . import __version__
 from .commands import best_response, evaluation, explain, game, play, solve, study, submissions
 from .errors import TeamLeducError
-from .interrupts import keyboard_interrupt
+from .interrupts import caused_by_ctrl_c, install
 
 #: the command modules, each with its list ``COMMANDS``
 COMMAND_MODULES = (game, submissions, evaluation, best_response, explain, solve, play, study)
@@ -58,8 +58,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the CLI and turn user errors into a message and an exit code."""
     if threading.current_thread() is threading.main_thread():
         # take Ctrl-C back from the quiet start-up handler of teamleduc/__init__.py: a
-        # KeyboardInterrupt, as Python's own handler raises, but never lost (.interrupts)
-        signal.signal(signal.SIGINT, keyboard_interrupt)
+        # KeyboardInterrupt, as Python's own handler raises, but never lost, nor printed as
+        # an exception Python ignores (.interrupts)
+        install()
     try:
         # standalone_mode=False makes click return (not raise) the code of ctx.exit(n)
         code = cli.main(args=argv, prog_name="teamleduc", standalone_mode=False)
@@ -78,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
     except Exception as e:  # a bug: one line for the user, the traceback on request
-        if _caused_by_ctrl_c(e):
+        if caused_by_ctrl_c(e):
             _aborted(leave_at_once=argv is None)
         if os.environ.get("TEAMLEDUC_DEBUG"):
             raise
@@ -91,19 +92,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     # worker pools shut down must not turn that success into death by SIGINT (exit -2)
     _ignore_ctrl_c()
     sys.exit(code if isinstance(code, int) else 0)
-
-
-def _caused_by_ctrl_c(error: BaseException) -> bool:
-    """True if a KeyboardInterrupt is behind ``error``: Python wraps one that arrives in
-    some places, e.g. a class's ``__set_name__`` while matplotlib is being imported, in a
-    RuntimeError."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, KeyboardInterrupt):
-            return True
-        seen.add(id(error))
-        error = error.__cause__ or error.__context__
-    return False
 
 
 def _ignore_ctrl_c() -> None:

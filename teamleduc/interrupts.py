@@ -18,6 +18,15 @@ their first 0.4 s on a loaded machine. Deferring until the import ends would cos
 outermost import it interrupted is still running :data:`WATCH_SECONDS` later, the
 KeyboardInterrupt was swallowed (had it propagated, it would have ended that import), and the
 signal is delivered again.
+
+Everywhere else that Python ignores an exception (a weak reference's callback, such as the
+import system's module-lock clean-up ``_get_module_lock.<locals>.cb``, a ``__del__`` method, a
+ctypes callback), it hands the exception to :data:`sys.unraisablehook` and prints "Exception
+ignored in ..." with a traceback: a Ctrl-C landing there was lost, and its traceback shown
+(once in ``convert``, interrupted 0.15 s after its start on a loaded machine).
+:func:`unraisable` takes such a KeyboardInterrupt quietly and delivers the signal again a
+moment later, where it can raise; other exceptions go to Python's own hook.
+:func:`install` sets both the handler and the hook.
 """
 
 from __future__ import annotations
@@ -89,6 +98,38 @@ def deliver_again_if_still_running(frame) -> None:
     timer = threading.Timer(WATCH_SECONDS, check)
     timer.daemon = True
     timer.start()
+
+
+def caused_by_ctrl_c(error: BaseException | None) -> bool:
+    """True if a KeyboardInterrupt is ``error`` or behind it (its cause or context chain):
+    Python wraps one that arrives in some places, e.g. a class's ``__set_name__``, in a
+    RuntimeError."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def unraisable(info) -> None:
+    """:data:`sys.unraisablehook`: a KeyboardInterrupt that Python is about to ignore (raised
+    in a weak reference's callback, a ``__del__`` or a ctypes callback) is delivered again in a
+    moment, without a word; anything else goes to Python's own hook."""
+    if (info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt)) or (
+        caused_by_ctrl_c(info.exc_value)
+    ):
+        deliver_again_soon()
+        return
+    sys.__unraisablehook__(info)
+
+
+def install() -> None:
+    """Make Ctrl-C a KeyboardInterrupt that is never lost (:func:`keyboard_interrupt`) nor
+    printed as an ignored exception (:func:`unraisable`); from the main thread only."""
+    sys.unraisablehook = unraisable
+    signal.signal(signal.SIGINT, keyboard_interrupt)
 
 
 def keyboard_interrupt(signum, frame) -> None:

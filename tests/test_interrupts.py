@@ -268,3 +268,62 @@ def test_a_ctrl_c_in_a_callback_that_python_ignores_comes_again():
     finally:
         signal.signal(signal.SIGINT, old)
     assert seen == [signal.SIGINT]
+
+
+WEAKREF_CALLBACK_PROBE = """
+import os, signal, sys, time, weakref
+from teamleduc import interrupts
+
+interrupts.install()
+
+
+class Lock:  # like the import system's module locks, cleaned up by a weakref callback
+    pass
+
+
+def clean_up(ref):
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C lands inside the callback
+    for _ in range(1000):
+        pass
+
+
+try:
+    lock = Lock()
+    ref = weakref.ref(lock, clean_up)
+    del lock
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        time.sleep(0.001)
+    print("lost")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_a_ctrl_c_in_a_weakref_callback_comes_again_without_a_traceback():
+    """Python ignores an exception raised in a weak reference's callback (the import system
+    cleans its module locks up in one): a Ctrl-C landing there was printed as "Exception
+    ignored in ... KeyboardInterrupt" with a traceback, and lost. With the toolkit's handler
+    and hook it is delivered again and ends the main code, with nothing printed."""
+    done = subprocess.run(
+        [sys.executable, "-c", WEAKREF_CALLBACK_PROBE], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip() == "interrupted", (done.stdout, done.stderr)
+    assert done.stderr == ""
+
+
+def test_other_ignored_exceptions_still_reach_pythons_hook():
+    from teamleduc import interrupts
+
+    seen = []
+
+    class Info:
+        exc_type, exc_value = ValueError, ValueError("boom")
+
+    old = sys.__unraisablehook__
+    sys.__unraisablehook__ = seen.append
+    try:
+        interrupts.unraisable(Info)
+    finally:
+        sys.__unraisablehook__ = old
+    assert seen == [Info]
