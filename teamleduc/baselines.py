@@ -58,9 +58,17 @@ _CFR = re.compile(r"^cfr:(\d{1,7})$")
 MAX_CFR_ITERATIONS = 1_000_000
 
 
+#: a prefix naming a baseline explicitly (``baseline:cautious``), never a path: what to write
+#: when a file or folder of the baseline's name exists (``./cautious`` is the folder)
+PREFIX = "baseline:"
+
+
 def parse_baseline(name: str) -> tuple[str, int]:
-    """``(kind, seed)`` of a baseline name; TeamLeducError if it is not one."""
+    """``(kind, seed)`` of a baseline name, with or without :data:`PREFIX`; TeamLeducError if
+    it is not one."""
     text = str(name).strip().lower()
+    if text.startswith(PREFIX):
+        text = text[len(PREFIX) :].strip()
     m = _RANDOM.match(text)
     if m:
         return "random-pure", int(m.group(1) or 0)

@@ -29,6 +29,7 @@ from . import __version__
 from .commands import best_response, evaluation, explain, game, play, solve, study, submissions
 from .errors import TeamLeducError
 from .interrupts import caused_by_ctrl_c, install
+from .names import terminal_text
 
 #: the command modules, each with its list ``COMMANDS``
 COMMAND_MODULES = (game, submissions, evaluation, best_response, explain, solve, play, study)
@@ -70,13 +71,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (click.Abort, KeyboardInterrupt):
         _aborted(leave_at_once=argv is None)
     except click.ClickException as e:
+        e.message = terminal_text(e.message)  # it may quote what was typed: escaped, bounded
         e.show()
         sys.exit(e.exit_code)
     except TeamLeducError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"error: {terminal_text(e)}", err=True)
         sys.exit(e.exit_code)
     except (OSError, MemoryError) as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"error: {terminal_text(e)}", err=True)
         sys.exit(2)
     except Exception as e:  # a bug: one line for the user, the traceback on request
         if caused_by_ctrl_c(e):
@@ -84,7 +86,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if os.environ.get("TEAMLEDUC_DEBUG"):
             raise
         click.echo(
-            f"internal error: {type(e).__name__}: {e} (set TEAMLEDUC_DEBUG=1 for a traceback)",
+            f"internal error: {type(e).__name__}: {terminal_text(e)} "
+            "(set TEAMLEDUC_DEBUG=1 for a traceback)",
             err=True,
         )
         sys.exit(3)

@@ -45,7 +45,6 @@ import re
 import signal
 import tempfile
 import time
-import zipfile
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -53,9 +52,9 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from .baselines import parse_baseline, solver_average
+from .baselines import PREFIX, parse_baseline, solver_average
 from .config import GameConfig, get_config
-from .entrants import Entrant, NamedPath, entrant_name, load_entrant
+from .entrants import Entrant, NamedPath, baseline_or_path, entrant_name, load_entrant
 from .errors import TeamLeducError
 from .evaluate import BLOCK, team_b_weights, team_seats
 from .fused import COLS, ROWS, tile_fma
@@ -297,30 +296,62 @@ def _tile_plan(rows: int, cols: int, budget: int) -> tuple[int, int, int]:
 
 
 def _unique_names(names: list[str]) -> list[str]:
-    seen: dict[str, int] = {}
+    """The names, each repeat given the first suffix `` (k)``, k = 2, 3, ..., that no other
+    name has (``alice, alice, alice (2)`` gives ``alice, alice (3), alice (2)``): in input
+    order, so deterministic. Names that look the same are repeats too: equal once NFC
+    normalised and shown (:func:`teamleduc.names.display_name`). TypeError for a name that is
+    not a str."""
+    import unicodedata
+
+    from .names import display_name
+
+    def key(name: str) -> str:
+        return display_name(unicodedata.normalize("NFC", name))
+
+    for i, n in enumerate(names):
+        if not isinstance(n, str):
+            raise TypeError(f"entrant {i + 1}: its name must be a str, not {type(n).__name__}")
+    keys = [key(n) for n in names]
+    taken = set(keys)
+    next_suffix: dict[str, int] = {}  # per name seen: the next suffix to try
     out = []
-    for n in names:
-        k = seen.get(n, 0)
-        seen[n] = k + 1
-        out.append(n if k == 0 else f"{n} ({k + 1})")
+    for n, k in zip(names, keys, strict=True):
+        if k not in next_suffix:
+            next_suffix[k] = 2
+            out.append(n)
+            continue
+        suffix = next_suffix[k]
+        while key(f"{n} ({suffix})") in taken:
+            suffix += 1
+        next_suffix[k] = suffix + 1
+        taken.add(key(f"{n} ({suffix})"))
+        out.append(f"{n} ({suffix})")
     return out
 
 
 def _describe(spec) -> tuple:
-    """``(spec, name, source)`` of one entrant argument."""
-    from .baselines import canonical_name, is_baseline
-
+    """``(spec, name, source)`` of one entrant argument; the spec of a baseline is its
+    canonical name (a ``str``), that of a path a ``Path``, so that the workers never take one
+    for the other (:func:`teamleduc.entrants.baseline_or_path` decides, refusing a baseline
+    name that is also an existing path)."""
     if isinstance(spec, Entrant):
         return spec, spec.name, spec.source
     if isinstance(spec, NamedPath):  # graded under its name; loaded and cached by its path
-        if is_baseline(spec.path):
-            return canonical_name(spec.path), spec.name, "baseline"
-        return spec.path, spec.name, spec.path
+        name = baseline_or_path(spec.path)
+        if name is not None:
+            return name, spec.name, "baseline"
+        return Path(spec.path), spec.name, spec.path
     if hasattr(spec, "strategies") and hasattr(spec, "probs"):
         return spec, "submission", "object"
-    if isinstance(spec, str) and is_baseline(spec):
-        return canonical_name(spec), canonical_name(spec), "baseline"
-    return str(spec), entrant_name(spec), str(spec)
+    name = baseline_or_path(spec)
+    if name is not None:
+        return name, name, "baseline"
+    if not isinstance(spec, (str, os.PathLike)):
+        raise TypeError(
+            f"submissions: expected paths, baseline names, NamedPath, Entrant or loaded "
+            f"submissions, not {type(spec).__name__}"
+        )
+    return Path(spec), entrant_name(spec), str(spec)
 
 
 def _problem(e: BaseException) -> str:
@@ -338,7 +369,10 @@ def _compute(spec, config: GameConfig, key: str | None, cache: GradeCache) -> En
     tree = build_tree(config)
     A, B = team_seats(config)
     try:
-        entrant = load_entrant(spec, config)  # every team with files, checked below
+        # every team with files, checked below; a str is a baseline's name (_describe), said
+        # explicitly so that a folder of that name in the current folder is no ambiguity here
+        explicit = f"{PREFIX}{spec}" if isinstance(spec, str) else spec
+        entrant = load_entrant(explicit, config)
     except TeamLeducError as e:
         record = EntrantRecord(key=key or "", valid=False, message=_problem(e))
         return cache.store(record) if key else record
@@ -401,7 +435,8 @@ def _prepare(task):
     cache = GradeCache(cache_root, config)
     loaded = worst_done = False
     try:
-        key = entrant_key(spec, config, baseline=isinstance(spec, str) and _is_baseline(spec))
+        # a str is a baseline's canonical name, a path is a Path (_describe)
+        key = entrant_key(spec, config, baseline=isinstance(spec, str))
         record = cache.record(key, length) if key else None
         for _attempt in range(2):
             if record is None:
@@ -430,28 +465,20 @@ def _prepare(task):
 
 def _load_estimate(spec) -> int:
     """Bytes a worker is expected to hold while loading ``spec``: its arrays and working space,
-    and the submission at about 2.5 times its size on disk (CSV text to float64 arrays)."""
+    and the submission at about 2.5 times its size on disk (CSV text to float64 arrays): the
+    declared sizes of the container's members, listed the way the loader lists them (nothing
+    read, no link, pipe or device opened)."""
+    from .files.safeio import SubmissionError, open_container
+
     base = 192 << 20
+    if not isinstance(spec, os.PathLike):  # a baseline or a loaded submission
+        return base
     try:
-        path = Path(os.fspath(spec)) if isinstance(spec, (str, os.PathLike)) else None
-        if path is None or not path.exists():
-            return base
-        if path.is_dir():
-            size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
-        elif zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as z:
-                size = sum(i.file_size for i in z.infolist())
-        else:
-            size = path.stat().st_size
-    except (OSError, ValueError, zipfile.BadZipFile):
+        with open_container(spec) as container:
+            size = sum(container.size(n) for n in container.names())
+    except (SubmissionError, OSError, ValueError):
         return base
     return base + int(2.5 * size)
-
-
-def _is_baseline(spec: str) -> bool:
-    from .baselines import is_baseline
-
-    return is_baseline(spec)
 
 
 # --------------------------------------------------------------------------- worker processes

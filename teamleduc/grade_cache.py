@@ -16,10 +16,15 @@ late submissions computes only what is new, and an interrupted grading resumes. 
     progress/ID.SHA.npz  the partial sums of a rectangle being computed (a resume point)
 
 ``KEY`` is the SHA-256 of the cache format, the toolkit version, the preset's rules and the
-submission's content (every file's relative path and bytes for a folder, the bytes of a file,
-the canonical name of a baseline), never of its path or name: renaming a folder keeps its
-entry, changing one byte makes a new one. Every file is written under a temporary name and
-renamed into place.
+submission's content, never of its path or name: renaming a folder keeps its entry, changing
+one byte the loader reads makes a new one. The content is what the loader reads, read the way
+it reads it (:func:`entrant_key`): the container opened by
+:func:`teamleduc.files.safeio.open_container` (which refuses links, pipes, devices and bad
+layouts without reading them), every member's name and size, and the bytes of the
+meta-strategy and of every strategy file of a seat of the preset, each within the loader's
+size limit (inside the team zips of a folder of team zips too); a baseline's canonical name; a
+loaded submission's arrays. Other files (a README, a FIFO, a huge sparse file) are never read.
+Every file is written under a temporary name and renamed into place.
 
 An all-zero block is left out: a pure strategy reaches few histories, so most blocks of a
 random-pure entrant are zero, while a mixture of many signals keeps nearly all of its blocks.
@@ -42,6 +47,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
@@ -55,14 +61,13 @@ from .config import GameConfig
 
 __all__ = ["BLOCK", "CorruptEntry", "EntrantRecord", "GradeCache", "entrant_key"]
 
-#: bump when the layout or the meaning of a cached array changes
-CACHE_FORMAT = 3
+#: bump when the layout, the meaning of a cached array or the key scheme changes (old entries
+#: are then never matched, and are recomputed)
+CACHE_FORMAT = 4
 
 #: block length of the fixed-order sums (``teamleduc.evaluate.BLOCK``, repeated here so the
 #: cache does not import the evaluator); checksums are kept per block
 BLOCK = 4096
-
-_READ = 1 << 20
 
 
 class CorruptEntry(Exception):
@@ -96,29 +101,62 @@ class EntrantRecord:
 # --------------------------------------------------------------------------- keys
 
 
-def _hash_file(h, path: Path) -> None:
-    with open(path, "rb") as f:
-        while chunk := f.read(_READ):
-            h.update(chunk)
+_STRATEGY = re.compile(r"strategy\d{1,18}-player(\d{1,3})\.(csv|npy)")
 
 
-def _hash_tree(h, root: Path) -> None:
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(folder, name)
-            rel = path.relative_to(root).as_posix().encode("utf-8", "surrogateescape")
-            h.update(b"\0file\0" + rel + b"\0")
-            if path.is_symlink():
-                h.update(b"link\0" + os.fsencode(os.readlink(path)))
-            else:
-                _hash_file(h, path)
-        for name in dirs:  # empty folders and links to folders count too
-            path = Path(folder, name)
-            rel = path.relative_to(root).as_posix().encode("utf-8", "surrogateescape")
-            h.update(b"\0dir\0" + rel + b"\0")
-            if path.is_symlink():
-                h.update(b"link\0" + os.fsencode(os.readlink(path)))
+def _field(h, *parts: object) -> None:
+    """Parts of a key, each length-prefixed so that no two sequences hash alike."""
+    for part in parts:
+        data = part if isinstance(part, bytes) else str(part).encode("utf-8", "surrogateescape")
+        h.update(len(data).to_bytes(8, "little") + data)
+
+
+def _read_limit(name: str, config: GameConfig) -> int | None:
+    """The loader's size limit for member ``name``, or None if the loader never reads it."""
+    from .files.csv_format import CSV_FORMAT
+    from .files.format2025 import NPY_FORMAT
+    from .files.safeio import META_LIMIT, META_NAME
+    from .infosets import infoset_tables
+    from .tree import build_tree
+
+    if name == META_NAME:
+        return META_LIMIT
+    m = _STRATEGY.fullmatch(name)
+    if not m or not 1 <= int(m.group(1)) <= config.num_seats:
+        return None
+    size = infoset_tables(build_tree(config))[int(m.group(1)) - 1].size
+    return (CSV_FORMAT if m.group(2) == "csv" else NPY_FORMAT).limit(size)
+
+
+def _hash_container(h, container, config: GameConfig, depth: int = 0) -> None:
+    """What the loader reads of an open container (see the module docstring): its kind and
+    top folder, each member's name and size, and the files the loader reads, each within its
+    limit (or why it cannot be read, which is what the loader reports); the team zips of a
+    folder of team zips likewise."""
+    from .files.format2025 import team_zip_name
+    from .files.safeio import SubmissionError, open_container
+
+    _field(h, "container", container.kind, container.top)
+    teams = {team_zip_name(t) for t in config.teams} if depth == 0 else set()
+    for name in container.names():
+        _field(h, "member", name, container.size(name))
+        if name in teams and container.kind == "folder":
+            try:
+                with open_container(container.members[name].ref, label=name) as inner:
+                    _field(h, "team zip")
+                    _hash_container(h, inner, config, depth + 1)
+            except SubmissionError as e:
+                _field(h, "refused", e.message)
+            continue
+        limit = _read_limit(name, config)
+        if limit is None:
+            continue
+        try:
+            data = container.read(name, limit)
+        except SubmissionError as e:
+            _field(h, "refused", e.message)
+            continue
+        _field(h, "bytes", data)
 
 
 def _hash_submission(h, sub) -> None:
@@ -134,7 +172,9 @@ def entrant_key(spec: object, config: GameConfig, baseline: bool = False) -> str
     """The cache key of one entrant: a path, a baseline name (``baseline=True``) or a loaded
     submission (an object with ``probs`` and ``strategies``, or an Entrant holding one).
 
-    None when ``spec`` is a path that does not exist (nothing to cache; the loader reports it).
+    None when ``spec`` is a path that does not exist or whose container is refused (nothing to
+    cache; the loader reports why). A path is opened and read the way the loader reads it
+    (:func:`_hash_container`), never followed into links, pipes or devices, every read bounded.
     """
     h = hashlib.sha256(f"teamleduc grade cache {CACHE_FORMAT} {__version__}\n{config!r}\n".encode())
     sub = getattr(spec, "submission", spec)
@@ -144,14 +184,13 @@ def entrant_key(spec: object, config: GameConfig, baseline: bool = False) -> str
     elif baseline:
         h.update(b"baseline\0" + str(spec).encode())
     else:
-        path = Path(os.fspath(spec))
-        if path.is_dir():
-            h.update(b"folder\0")
-            _hash_tree(h, path)
-        elif path.is_file():
-            h.update(b"file\0")
-            _hash_file(h, path)
-        else:
+        from .files.safeio import SubmissionError, open_container
+
+        try:
+            with open_container(os.fspath(spec)) as container:
+                h.update(b"container\0")
+                _hash_container(h, container, config)
+        except (SubmissionError, OSError, ValueError):
             return None
     return h.hexdigest()
 

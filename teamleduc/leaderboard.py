@@ -7,8 +7,6 @@ round-trip decimal, so the files are byte-identical for the same result.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 import os
@@ -19,28 +17,35 @@ import numpy as np
 
 from . import __version__
 from .infosets import write_text_atomic
+from .names import PICTURE_FONT, display_name, file_text, picture_label
 from .outputs import staged_folder
 from .standings import LEADERBOARD_COLUMNS, GradeResult, format_value
 
 
+def _csv_field(value) -> str:
+    """One CSV field: a float as its shortest round-trip decimal (empty when not finite), text
+    exactly (:func:`teamleduc.names.file_text`), quoted when it holds ``,``, ``"``, CR or LF
+    (the csv module leaves a lone CR unquoted when lines end in LF, and readers then split
+    the row there)."""
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value)) if np.isfinite(value) else ""
+    text = file_text(str(value))
+    if any(c in text for c in _CSV_SPECIAL):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+_CSV_SPECIAL = ',"\r\n'
+
+
 def _csv_text(rows: Iterable[Sequence]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    for r in rows:
-        w.writerow(
-            [
-                ""
-                if (isinstance(v, (float, np.floating)) and not np.isfinite(v))
-                else (repr(float(v)) if isinstance(v, (float, np.floating)) else v)
-                for v in r
-            ]
-        )
-    return buf.getvalue()
+    """Rows as CSV text, fields by :func:`_csv_field`, each line ending in LF."""
+    return "".join(",".join(_csv_field(v) for v in r) + "\n" for r in rows)
 
 
 def _csv_cell(text: str) -> str:
     """One CSV field as :func:`_csv_text` writes it (quoted only where needed)."""
-    return _csv_text([[text, ""]])[:-2]
+    return _csv_field(text)
 
 
 def _float_cells(values: np.ndarray) -> list[str]:
@@ -98,8 +103,16 @@ def _match_scores(result: GradeResult) -> np.ndarray:
     return scores
 
 
+#: characters a Markdown cell escapes with a backslash, so a name shows as written: the
+#: table's ``|``, the escape itself, emphasis, code, links, HTML tags and entities, math
+_MD_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`~[]<>&$"})
+
+
 def _md_cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """``text`` in a Markdown table cell: shown as :func:`teamleduc.names.display_name` shows
+    it (control characters escaped: a CR or LF cannot end the row), with Markdown's special
+    characters backslash-escaped so a renderer draws them as written."""
+    return display_name(str(text)).translate(_MD_SPECIAL)
 
 
 def leaderboard_markdown(result: GradeResult) -> str:
@@ -167,12 +180,40 @@ def heatmap_layout(n: int) -> dict:
 
 
 def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
-    """PNG heatmap of the match scores S[row, column], entrants in leaderboard order."""
+    """PNG heatmap of the match scores S[row, column], entrants in leaderboard order.
+
+    Names are drawn literally (:func:`teamleduc.names.picture_label`: control characters
+    escaped, shortened to 32 characters, in the bundled DejaVu Sans): never as mathtext (``$``)
+    or TeX, whatever the user's matplotlib settings.
+    """
+    import warnings
+
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    # matplotlib's own warnings (a glyph missing, a tight layout not reached) are not the
+    # user's business: names are escaped where the font lacks a glyph
+    with warnings.catch_warnings(), matplotlib.rc_context({"text.usetex": False}):
+        warnings.simplefilter("ignore")
+        fig = plt.figure(dpi=100)
+        try:
+            _draw_heatmap(fig, result, matplotlib)
+            fig.savefig(tmp, format="png", metadata={"Software": None})
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        finally:
+            plt.close(fig)
+    tmp.replace(path)
+    return path
+
+
+def _draw_heatmap(fig, result: GradeResult, matplotlib) -> None:
+    """Draw the heatmap (see :func:`write_heatmap`) on the empty figure ``fig``."""
     order = result.order()
     n = len(order)
     names = [result.names[i] for i in order]
@@ -181,14 +222,17 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
     lim = lim if lim > 0 else 1.0
     layout = heatmap_layout(n)
     size = layout["size"]
-    fig, ax = plt.subplots(figsize=(size + 1.5, size), dpi=100)
+    fig.set_size_inches(size + 1.5, size)
+    ax = fig.add_subplot()
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#dddddd")
     im = ax.imshow(m, cmap=cmap, vmin=-lim, vmax=lim, interpolation="nearest")
     every = layout["label_every"]
     ticks = range(0, n, every)
-    labels = [names[i] if every == 1 else f"{i + 1}. {names[i]}" for i in ticks]
-    ax.set_xticks(ticks, labels, rotation=60, ha="right", fontsize=layout["label_font"])
-    ax.set_yticks(ticks, labels, fontsize=layout["label_font"])
+    shown = [picture_label(names[i]) for i in ticks]
+    labels = [x if every == 1 else f"{i + 1}. {x}" for i, x in zip(ticks, shown, strict=True)]
+    literal = {"parse_math": False, "usetex": False, "fontfamily": PICTURE_FONT}
+    ax.set_xticks(ticks, labels, rotation=60, ha="right", fontsize=layout["label_font"], **literal)
+    ax.set_yticks(ticks, labels, fontsize=layout["label_font"], **literal)
     ax.set_xlabel("opponent")
     ax.set_ylabel("entrant (row's score)")
     title = f"Match scores, chips per hand ({result.preset})"
@@ -196,7 +240,7 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
         title += f"\n{n} entrants: values in matrix.csv, colours on the bar"
     if every > 1:
         title += f"; one name in {every}, with its rank"
-    ax.set_title(title)
+    ax.set_title(title, parse_math=False)
     if layout["values"]:
         for i in range(n):
             for j in range(n):
@@ -212,12 +256,6 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
                     )
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="row's score against column")
     fig.tight_layout()
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    fig.savefig(tmp, format="png", metadata={"Software": None})
-    plt.close(fig)
-    tmp.replace(path)
-    return path
 
 
 def leaderboard_html(result: GradeResult, png: bytes | None = None) -> str:
@@ -241,12 +279,14 @@ def leaderboard_html(result: GradeResult, png: bytes | None = None) -> str:
     rows = []
     for s in result.standings:
         worst = (
-            "-" if not np.isfinite(s.worst_match) else f"{s.worst_match:+.4f} vs {s.worst_opponent}"
+            "-"
+            if not np.isfinite(s.worst_match)
+            else f"{s.worst_match:+.4f} vs {display_name(s.worst_opponent)}"
         )
         cells = [
             str(s.rank),
-            s.name,
-            s.source,
+            display_name(s.name),
+            display_name(s.source),
             format_value(s.mean_score, 0),
             format_value(s.mean_as_team_a, 0),
             format_value(s.mean_as_team_b, 0),
@@ -279,8 +319,9 @@ def leaderboard_html(result: GradeResult, png: bytes | None = None) -> str:
         parts.append("<table><tr><th>name</th><th>path</th><th>first problem</th></tr>")
         for b in result.invalid:
             parts.append(
-                f"<tr><td>{escape(b.name)}</td><td>{escape(b.source)}</td>"
-                f"<td>{escape(b.message)}</td></tr>"
+                f"<tr><td>{escape(display_name(b.name))}</td>"
+                f"<td>{escape(display_name(b.source))}</td>"
+                f"<td>{escape(display_name(b.message))}</td></tr>"
             )
         parts.append("</table>")
     if png is not None:
@@ -309,6 +350,11 @@ def write_outputs(
     diagonal), ``values.csv`` (team A's value for every ordered pair), ``invalid.csv``,
     ``grade.json``, unless ``heatmap`` is false ``matrix.png``, and ``leaderboard.html`` (the
     table and the heatmap in one self-contained page).
+
+    Names are written by :mod:`teamleduc.names`: exactly in the CSV and JSON files, shown
+    escaped in the Markdown and HTML pages and the picture. If drawing the heatmap fails
+    (anything but an OSError), every other file is still written, ``matrix.png`` is left out
+    of the returned paths and the reason is kept in ``result.work["heatmap_error"]``.
     """
     out = Path(out_dir)
     order = result.order()
@@ -331,8 +377,13 @@ def write_outputs(
             write_text_atomic(stage / name, text)
         png = None
         if heatmap:
-            png = write_heatmap(result, stage / "matrix.png").read_bytes()
-            files["matrix.png"] = None
+            try:
+                png = write_heatmap(result, stage / "matrix.png").read_bytes()
+                files["matrix.png"] = None
+            except OSError:
+                raise  # a full disk or a lost folder: the outputs as a whole fail
+            except Exception as e:  # drawing failed: the one file a grading may go without
+                result.work["heatmap_error"] = f"matrix.png not drawn: {type(e).__name__}: {e}"
         write_text_atomic(stage / "leaderboard.html", leaderboard_html(result, png))
         files["leaderboard.html"] = None
     return [out / name for name in files]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import __version__
+from .names import display_name, display_width, file_text, pad
 
 LEADERBOARD_COLUMNS = (
     "rank",
@@ -132,36 +133,50 @@ class GradeResult:
             )
         ]
         if self.standings:
-            width = max(4, max(len(s.name) for s in self.standings))
+            # names as the terminal shows them (control characters escaped), padded by the
+            # columns they take, so a name can neither move the cursor nor break the table
+            shown = [display_name(s.name) for s in self.standings]
+            width = max(4, max(display_width(x) for x in shown))
             lines.append(
                 f"{'rank':>4}  {'name':<{width}}  {'score':>9}  {'as A':>9}  {'as B':>9}  "
                 f"{'worst':>9}  signals  {'worst A':>9}  {'worst B':>9}"
             )
-            for s in self.standings:
+            for s, name in zip(self.standings, shown, strict=True):
                 lines.append(
-                    f"{s.rank:>4}  {s.name:<{width}}  {format_value(s.mean_score, 9)}  "
+                    f"{s.rank:>4}  {pad(name, width)}  {format_value(s.mean_score, 9)}  "
                     f"{format_value(s.mean_as_team_a, 9)}  {format_value(s.mean_as_team_b, 9)}  "
                     f"{format_value(s.worst_match, 9)}  {s.signals:>7}  "
                     f"{format_value(s.worst_case_as_team_a, 9)}  {format_value(s.worst_case_as_team_b, 9)}"
                 )
         for bad in self.invalid:
-            lines.append(f"invalid: {bad.name} ({bad.source}): {bad.message}")
+            lines.append(
+                f"invalid: {display_name(bad.name)} ({display_name(bad.source)}): "
+                f"{display_name(bad.message)}"
+            )
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
+        """The result as JSON-ready data (``grade.json``, ``grade --json``); names, paths and
+        messages exactly, except lone surrogates (undecodable bytes of a file name) written
+        as ``\\xNN`` (:func:`teamleduc.names.file_text`), so the text is valid UTF-8."""
         order = self.order()
         return {
             "preset": self.preset,
             "version": __version__,
             "leaderboard": [
-                dict(zip(LEADERBOARD_COLUMNS, _json_row(s.row()))) | {"source": s.source}
+                dict(zip(LEADERBOARD_COLUMNS, _json_row(s.row()))) | {"source": file_text(s.source)}
                 for s in self.standings
             ],
-            "names": [self.names[i] for i in order],
+            "names": [file_text(self.names[i]) for i in order],
             "scores": _json_matrix(self.scores[np.ix_(order, order)], diagonal=False),
             "values_team_a": _json_matrix(self.values[np.ix_(order, order)]),
             "invalid": [
-                {"name": b.name, "source": b.source, "message": b.message} for b in self.invalid
+                {
+                    "name": file_text(b.name),
+                    "source": file_text(b.source),
+                    "message": file_text(b.message),
+                }
+                for b in self.invalid
             ],
         }
 
@@ -181,7 +196,10 @@ def _json_matrix(m: np.ndarray, diagonal: bool = True) -> list[list]:
 
 
 def _json_row(row):
-    return [_json_float(v) if isinstance(v, float) else v for v in row]
+    return [
+        _json_float(v) if isinstance(v, float) else file_text(v) if isinstance(v, str) else v
+        for v in row
+    ]
 
 
 def format_value(x: float, width: int) -> str:

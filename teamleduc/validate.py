@@ -29,6 +29,7 @@ from .config import GameConfig, get_config
 from .files.reading import read_path
 from .files.safeio import DEFAULT_CAP, Finding
 from .infosets import infoset_tables
+from .names import display_name, display_width, pad
 from .tree import build_tree
 
 _FORMAT_WORDS = {
@@ -139,32 +140,67 @@ def validate_submission(
 # --------------------------------------------------------------------------------------------
 
 
+def _listing(path: str | os.PathLike[str]) -> list[os.DirEntry] | None:
+    """The entries of folder ``path`` that are not hidden, or None if it is not a readable
+    folder (nothing is opened but the folder)."""
+    try:
+        if not os.path.isdir(path):
+            return None
+        with os.scandir(path) as it:
+            return sorted((e for e in it if not e.name.startswith(".")), key=lambda e: e.name)
+    except OSError:
+        return None
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    """A folder, or a link to one (a link's target is checked when it is read)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _holds_submission_files(entries: list[os.DirEntry]) -> bool:
+    names = {e.name for e in entries if not _is_dir(e)}
+    return "meta-strategy.csv" in names or any(
+        n.startswith("strategy") or re.fullmatch(r"team\d+\.zip", n) for n in names
+    )
+
+
 def is_class_folder(path: str | os.PathLike[str]) -> bool:
     """True if ``path`` is a folder of submissions (each a folder or a ``.zip``) rather than a
     submission: it holds no submission file (``meta-strategy.csv``, ``strategy*``, team zips)
-    and at least one folder or zip."""
-    path = Path(path)
-    if not path.is_dir():
+    and at least one folder or zip, and it is not a submission whose files sit in its one top
+    folder (a folder holding only ``submission/``, which holds ``meta-strategy.csv``).
+    Unreadable folders are not class folders (reading them as a submission says why)."""
+    entries = _listing(path)
+    if not entries or _holds_submission_files(entries):
         return False
-    entries = [p for p in path.iterdir() if not p.name.startswith(".")]
-    names = {p.name for p in entries if p.is_file()}
-    if "meta-strategy.csv" in names or any(
-        n.startswith("strategy") or re.fullmatch(r"team\d+\.zip", n) for n in names
-    ):
-        return False
-    return any(p.is_dir() or p.suffix.lower() == ".zip" for p in entries)
+    if len(entries) == 1 and _is_dir(entries[0]):
+        inner = _listing(entries[0].path)
+        if inner and _holds_submission_files(inner):
+            return False  # one submission in its top folder
+    return any(_is_dir(e) or e.name.lower().endswith(".zip") for e in entries)
 
 
 def class_entries(path: str | os.PathLike[str]) -> list[Path]:
-    """The submissions of a class folder (its sub-folders and ``.zip`` files, by name)."""
-    return sorted(
-        (
-            p
-            for p in Path(path).iterdir()
-            if not p.name.startswith(".") and (p.is_dir() or p.suffix.lower() == ".zip")
-        ),
-        key=lambda p: p.name,
-    )
+    """The submissions of a class folder (its sub-folders and ``.zip`` files, by name; a
+    ``.zip`` name that is a pipe, a device or a broken link is listed too, and reported as
+    invalid when read)."""
+    return [
+        Path(path, e.name)
+        for e in _listing(path) or []
+        if _is_dir(e) or e.name.lower().endswith(".zip")
+    ]
+
+
+def expand_classes(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """``paths`` with each class folder replaced by its entries (one level: an entry is
+    always one submission, whatever it holds)."""
+    out: list[Path] = []
+    for p in paths:
+        out += class_entries(p) if is_class_folder(p) else [Path(p)]
+    return out
 
 
 @dataclass(frozen=True)
@@ -180,7 +216,8 @@ class ValidationBatch:
         return all(r.ok for r in self.reports)
 
     def rows(self) -> list[tuple[str, str, str, str, str]]:
-        """(name, verdict, seats, signals, first problem) per submission."""
+        """(name, verdict, seats, signals, first problem) per submission, as data (the
+        folder or file name exactly; :meth:`__str__` shows it escaped)."""
         return [
             (
                 Path(r.path).name,
@@ -194,13 +231,15 @@ class ValidationBatch:
 
     def __str__(self) -> str:
         header = ("name", "verdict", "seats", "signals", "first problem")
-        rows = self.rows()
-        widths = [max(len(header[k]), *(len(r[k]) for r in rows)) for k in range(4)]
+        # names and problems as the terminal shows them (control characters escaped: a folder
+        # name cannot move the cursor or break the table), padded by the columns they take
+        rows = [(display_name(r[0]), *r[1:4], display_name(r[4])) for r in self.rows()]
+        widths = [max(len(header[k]), *(display_width(r[k]) for r in rows)) for k in range(4)]
         lines = []
         for r in [header, *rows]:
             problem = r[4] if len(r[4]) <= 110 else r[4][:107] + "..."
             lines.append(
-                f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  "
+                f"{pad(r[0], widths[0])}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  "
                 f"{r[3]:>{widths[3]}}  {problem}".rstrip()
             )
         bad = sum(not r.ok for r in self.reports)
@@ -231,12 +270,41 @@ def validate_many(
     config: GameConfig | str = "team-leduc",
     seats: Iterable[int] | None = None,
     cap: int = DEFAULT_CAP,
+    *,
+    expand: bool = True,
 ) -> ValidationBatch:
     """Validate every submission of ``paths``, a class folder standing for its entries
-    (:func:`class_entries`); one :class:`ValidationReport` each, in order."""
+    (:func:`expand_classes`; ``expand=False`` when the paths are entries already); one
+    :class:`ValidationReport` each, in order. One bad entry (missing, a broken or looping
+    link, unreadable) is one invalid report; the others are still validated. ValueError if
+    ``seats`` are not whole teams."""
+    from .files.model import whole_teams
+
     config = get_config(config)
-    expanded: list[Path] = []
-    for p in paths:
-        expanded += class_entries(p) if is_class_folder(p) else [Path(p)]
-    reports = tuple(validate_submission(p, config, seats, cap) for p in expanded)
-    return ValidationBatch(config.name, reports)
+    if seats is not None:
+        seats = whole_teams(config, seats)
+    entries = expand_classes(paths) if expand else [Path(p) for p in paths]
+    return ValidationBatch(config.name, tuple(_report(p, config, seats, cap) for p in entries))
+
+
+def _report(path: Path, config: GameConfig, seats, cap: int) -> ValidationReport:
+    """:func:`validate_submission`, with a path that cannot be read as an invalid report."""
+    try:
+        return validate_submission(path, config, seats, cap)
+    except OSError as e:
+        if isinstance(e, FileNotFoundError):
+            link = " (a broken or looping symbolic link)" if os.path.lexists(path) else ""
+            message = f"no such file or folder{link}"
+        else:
+            message = f"cannot read: {e.strerror or e}"
+        return ValidationReport(
+            path=str(path),
+            preset=config.name,
+            format="unknown",
+            seats=tuple(seats or ()),
+            num_signals=0,
+            files_checked=0,
+            infosets_per_seat=tuple(t.size for t in infoset_tables(build_tree(config))),
+            errors=(Finding(path.name or str(path), None, None, message),),
+            warnings=(),
+        )

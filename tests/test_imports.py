@@ -184,6 +184,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "teamleduc",
         "teamleduc.errors",
+        "teamleduc.names",
         "teamleduc.interrupts",
         "teamleduc.outputs",
         "teamleduc.config",

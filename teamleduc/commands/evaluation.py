@@ -167,19 +167,21 @@ def grade(
     version) and the pairs are computed block by block within --memory, so grading again after
     late submissions, or after an interruption, computes only what is missing.
     """
-    from ..baselines import is_baseline
-    from ..entrants import NamedPath, read_names_file, repeated_paths
+    from ..entrants import NamedPath, baseline_or_path, read_names_file, repeated_paths
     from ..errors import TeamLeducError
     from ..grade import grade as run
     from ..grade import parse_memory
+    from ..names import display_name
     from ..outputs import check_target
     from ..validate import class_entries, is_class_folder
 
     entrants = []
     for text in submissions:
         spec = NamedPath.parse(text)
-        folder = isinstance(spec, str) and not is_baseline(spec) and is_class_folder(spec)
-        entrants += [str(p) for p in class_entries(spec)] if folder else [spec]
+        # a baseline name that is also a path here is refused (baseline_or_path says how to
+        # write each); a class folder's entries stay Path objects, never taken for baselines
+        folder = isinstance(spec, str) and baseline_or_path(spec) is None and is_class_folder(spec)
+        entrants += class_entries(spec) if folder else [spec]
     if names_file is not None:
         entrants += read_names_file(names_file)
     if not entrants and baselines.strip().lower() in ("", "none"):
@@ -188,8 +190,8 @@ def grade(
         raise TeamLeducError("give --cache DIR or --no-cache, not both")
     for path, names in repeated_paths(entrants):
         click.echo(
-            f"warning: {path} is given {len(names)} times (as {', '.join(names)}); "
-            "each is graded as a separate entrant",
+            f"warning: {display_name(path)} is given {len(names)} times "
+            f"(as {', '.join(map(display_name, names))}); each is graded as a separate entrant",
             err=True,
         )
     config = config_for(config, entrants)
@@ -218,14 +220,17 @@ def grade(
         + ("" if no_cache else f"; cache {work['cache']}"),
         err=True,
     )
+    drawn = not no_heatmap and "heatmap_error" not in work
+    if "heatmap_error" in work:  # every other file is written; the picture is left out
+        click.echo(f"warning: {display_name(work['heatmap_error'])}", err=True)
     if as_json:
         echo_json(result.to_dict())
     else:
         click.echo(str(result))
         click.echo(
             f"wrote leaderboard.csv, leaderboard.md, matrix.csv, values.csv, invalid.csv, "
-            f"grade.json{'' if no_heatmap else ', matrix.png'}, leaderboard.html to {out_dir} "
-            f"({result.seconds:.1f} s)",
+            f"grade.json{', matrix.png' if drawn else ''}, leaderboard.html to "
+            f"{display_name(out_dir)} ({result.seconds:.1f} s)",
             err=True,
         )
     if len(result.names) < 2:

@@ -111,7 +111,7 @@ def validate(paths, preset, seats_text, as_json):
     with a warning: UTF-8 byte-order mark, CRLF line endings, no final newline, blanks around
     values.
     """
-    from ..validate import class_entries, is_class_folder, validate_many, validate_submission
+    from ..validate import expand_classes, is_class_folder, validate_many, validate_submission
 
     if len(paths) == 1 and not is_class_folder(paths[0]):
         config = _config(preset, paths[0])
@@ -120,7 +120,7 @@ def validate(paths, preset, seats_text, as_json):
             report = validate_submission(paths[0], config, seats)
         echo_result(report, as_json)
         sys.exit(0 if report.ok else 1)
-    entries = [e for p in paths for e in (class_entries(p) if is_class_folder(p) else [p])]
+    entries = expand_classes(paths)  # one level: an entry is one submission, whatever it holds
     if not entries:
         raise TeamLeducError(f"{paths[0]}: no submissions in this folder")
     with _user_errors_exit():
@@ -131,7 +131,7 @@ def validate(paths, preset, seats_text, as_json):
         else:
             config = _config(preset, None)
         seats = _seats(seats_text, config)
-        batch = validate_many(entries, config, seats)
+        batch = validate_many(entries, config, seats, expand=False)
     echo_result(batch, as_json)
     sys.exit(0 if batch.ok else 1)
 

@@ -12,7 +12,10 @@ base name and reads one file at a time with a size limit that is checked *before
   compression ratio exceeds :data:`MAX_COMPRESSION_RATIO` (beyond what deflate can produce, so
   only a crafted entry has it) is refused as a zip bomb, and reading never goes past the declared
   size (``zipfile`` checks the CRC at the end);
-- in a folder, only regular files are read (a FIFO would block, a device never end);
+- in a folder, only regular files are read (a FIFO would block, a device never end); the
+  path itself, when not a folder, must be a regular file too, checked on the open file;
+- an archive's central directory is bounded (:data:`MAX_ENTRIES`, :data:`MAX_DIRECTORY`)
+  before ``zipfile`` reads it, so a crafted (or huge sparse) file cannot fill the memory;
 - macOS metadata (``__MACOSX/``) and hidden files (``.DS_Store``) are ignored with a warning.
 
 The limits derive from the expected sizes: :func:`csv_limit` allows 456 bytes per line (six
@@ -29,6 +32,7 @@ import lzma
 import os
 import re
 import stat
+import struct
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -54,6 +58,10 @@ MAX_COMPRESSION_RATIO = 1100
 RATIO_CHECK_MIN_SIZE = 1 * MIB
 #: archives with more entries are refused before any is read
 MAX_ENTRIES = 100_000
+#: archives whose central directory (the list of entries, read whole into memory by
+#: ``zipfile``) declares more bytes are refused before it is read: 100,000 entries with names
+#: of up to 600 bytes fit
+MAX_DIRECTORY = 64 * MIB
 #: at most this many findings of one kind per file are listed (the rest are counted)
 DEFAULT_CAP = 20
 
@@ -171,6 +179,7 @@ class Container:
     members: dict[str, _Member]
     warnings: list[Finding] = field(default_factory=list)
     _zip: zipfile.ZipFile | None = None
+    _file: object = None  # the archive's open file (closed with the container)
 
     def __enter__(self) -> Container:
         return self
@@ -182,6 +191,9 @@ class Container:
         if self._zip is not None:
             self._zip.close()
             self._zip = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
     def names(self) -> list[str]:
         """Base names of the files, sorted."""
@@ -317,21 +329,61 @@ def open_container(path, label: str = "") -> Container:
     does not exist.
     """
     path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no such file or folder: {path}")
+    where = label or path.name or str(path)
+    if not os.path.exists(path):
+        link = " (a broken or looping symbolic link)" if os.path.lexists(path) else ""
+        raise FileNotFoundError(f"no such file or folder: {path}{link}")
     if path.is_dir():
         return _open_folder(path, label)
-    if not path.is_file():
-        raise SubmissionError(
-            "not a folder or a .zip archive (not a regular file)", file=label or path.name
-        )
-    if zipfile.is_zipfile(path):
-        return _open_zip(path, label)
+    f = _open_regular(path, where)
+    try:
+        if zipfile.is_zipfile(f):
+            return _open_zip(path, label, f)
+    except BaseException:
+        f.close()
+        raise
+    f.close()
     if path.suffix.lower() == ".zip":
+        raise SubmissionError("not a valid zip archive (corrupt or truncated)", file=where)
+    raise SubmissionError("not a folder or a .zip archive", file=where)
+
+
+def _open_regular(path: Path, where: str):
+    """``path`` opened for reading if it is a regular file (checked on the open file, so it
+    cannot be swapped for a pipe meanwhile; O_NONBLOCK: opening a FIFO does not wait)."""
+    not_regular = "not a folder or a .zip archive (not a regular file: a pipe, socket or device)"
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise SubmissionError(not_regular, file=where)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise SubmissionError(f"cannot open: {e.strerror or e}", file=where) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SubmissionError(not_regular, file=where)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _check_directory(f, where: str) -> None:
+    """Refuse an archive whose end record declares too many entries or too large a central
+    directory, from the end record alone (``zipfile`` would read the directory whole)."""
+    try:
+        end = zipfile._EndRecData(f)  # the end record (zip64 too), as zipfile reads it
+    except (OSError, ValueError, struct.error, zipfile.BadZipFile):
+        return  # zipfile reports it
+    if not end:
+        return
+    entries, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
+    if entries > MAX_ENTRIES:
+        raise SubmissionError(f"refused: {entries:,} entries (limit {MAX_ENTRIES:,})", file=where)
+    if size > MAX_DIRECTORY:
         raise SubmissionError(
-            "not a valid zip archive (corrupt or truncated)", file=label or path.name
+            f"refused: a central directory of {size:,} bytes (limit {MAX_DIRECTORY:,})",
+            file=where,
         )
-    raise SubmissionError("not a folder or a .zip archive", file=label or path.name)
 
 
 def _ignored_warning(ignored: list[str], label: str) -> list[Finding]:
@@ -362,7 +414,10 @@ def _scan_dir(
         if _ignorable(parts):
             ignored.append(key + ("/" if entry.is_dir(follow_symlinks=False) else ""))
             continue
-        st = entry.stat(follow_symlinks=False)
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError as e:  # gone since listed, or not accessible
+            raise SubmissionError(f"cannot read: {e.strerror or e}", file=key) from None
         if stat.S_ISLNK(st.st_mode):
             raise SubmissionError("refused: symbolic link", file=key)
         if stat.S_ISDIR(st.st_mode):
@@ -397,10 +452,11 @@ def _open_folder(path: Path, label: str) -> Container:
     )
 
 
-def _open_zip(path: Path, label: str) -> Container:
+def _open_zip(path: Path, label: str, f) -> Container:
     where = label or path.name
+    _check_directory(f, where)
     try:
-        zf = zipfile.ZipFile(path)
+        zf = zipfile.ZipFile(f)
     except (
         zipfile.BadZipFile,
         zipfile.LargeZipFile,
@@ -470,4 +526,5 @@ def _open_zip(path: Path, label: str) -> Container:
         },
         warnings=_ignored_warning(ignored, label or path.name),
         _zip=zf,
+        _file=f,
     )
