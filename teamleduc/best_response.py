@@ -26,6 +26,7 @@ responder's own card), and ``NashConv = sum_i (BR_i(sigma_-i) - u_i(sigma))`` (L
 
 from __future__ import annotations
 
+import numbers
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,7 +37,8 @@ from . import __version__
 from .belief import argmax_actions, max_dp, team_beliefs
 from .config import ConfigLike, GameConfig, get_config
 from .entrants import EntrantSpec, load_entrant
-from .errors import TeamLeducError
+from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
+from .evaluate import check_spec
 from .reach import coalition_weights, team_reach
 from .tree import PublicTree, build_tree
 
@@ -69,23 +71,36 @@ def _seats_text(seats) -> str:
 
 
 def _team_index(config: GameConfig, team) -> int:
-    """Team index from 0/1/..., 'a'/'b'/..., or a tuple of 0-based seats."""
+    """Team index from 0/1/..., 'a'/'b'/..., or a tuple of 0-based seats (ints: a bool, a
+    float such as 1.5 or another type is refused rather than truncated)."""
+
+    def integer(x) -> int:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Integral):
+            raise ArgumentTypeError(
+                f"responding_team {team!r}: give a team index (0 = team A), a letter a, b, ... "
+                "or the team's 0-based seats"
+            )
+        return int(x)
+
     if isinstance(team, str):
         t = team.strip().lower()
         if len(t) == 1 and "a" <= t <= "z":
             i = ord(t) - ord("a")
         else:
-            raise ValueError(f"unknown team {team!r}; use a, b, ...")
+            raise ArgumentValueError(f"unknown team {team!r}; use a, b, ...")
     elif isinstance(team, (tuple, list)):
-        seats = tuple(sorted(int(s) for s in team))
+        seats = tuple(sorted(integer(s) for s in team))
         matches = [i for i, tm in enumerate(config.teams) if tuple(sorted(tm)) == seats]
         if not matches:
-            raise ValueError(f"seats {_seats_text(seats)} are not a team of {config.name}")
+            raise ArgumentValueError(
+                f"0-based seats {seats} are not a team of {config.name} (its teams: "
+                f"{', '.join(str(tuple(t)) for t in config.teams)})"
+            )
         i = matches[0]
     else:
-        i = int(team)
+        i = integer(team)
     if not 0 <= i < len(config.teams):
-        raise ValueError(f"{config.name} has {len(config.teams)} teams; no team {team!r}")
+        raise ArgumentValueError(f"{config.name} has {len(config.teams)} teams; no team {team!r}")
     return i
 
 
@@ -232,9 +247,10 @@ def best_response(
     config = get_config(config)
     tree = build_tree(config)
     t = _team_index(config, responding_team)
+    _check_name(opponent_name, "opponent_name")
     seats = tuple(sorted(config.teams[t]))
     others = tuple(s for s in range(config.num_seats) if s not in seats)
-    entrant = load_entrant(opponent, config, others, role="SUB")
+    entrant = load_entrant(check_spec(opponent, "opponent"), config, others, role="SUB")
     W = coalition_weights(tree, seats, opponent_reaches(tree, entrant.submission, t))
     br = best_response_to_weights(
         tree, seats, W, team_index=t, opponent=opponent_name or entrant.name
@@ -316,6 +332,11 @@ class Exploitability:
         }
 
 
+def _check_name(name, what: str) -> None:
+    if name is not None and not isinstance(name, str):
+        raise ArgumentTypeError(f"{what} must be a str or None, not {type(name).__name__}")
+
+
 def _require_two_teams(config: GameConfig, what: str) -> None:
     if len(config.teams) != 2:
         raise TeamLeducError(
@@ -331,8 +352,11 @@ def exploitability(
     t0 = time.perf_counter()
     config = get_config(config)
     _require_two_teams(config, "exploitability")
+    _check_name(name, "name")
     tree = build_tree(config)
-    entrant = load_entrant(submission, config, tuple(range(config.num_seats)), role="SUB")
+    entrant = load_entrant(
+        check_spec(submission, "submission"), config, tuple(range(config.num_seats)), role="SUB"
+    )
     sub = entrant.submission
     missing = [s for s in range(config.num_seats) if s not in sub.strategies]
     if missing:
@@ -365,7 +389,7 @@ def worst_cases(config: ConfigLike, submission: EntrantSpec) -> tuple[float | No
     config = get_config(config)
     _require_two_teams(config, "worst_cases")
     tree = build_tree(config)
-    sub = load_entrant(submission, config).submission
+    sub = load_entrant(check_spec(submission, "submission"), config).submission
     out = []
     for t in (0, 1):
         seats = tuple(sorted(config.teams[t]))
@@ -437,8 +461,11 @@ def nash_conv(config: ConfigLike, submission: EntrantSpec, *, name: str | None =
             f"NashConv is for games of single players; {config.name} has teams "
             "of two (use exploitability)"
         )
+    _check_name(name, "name")
     tree = build_tree(config)
-    entrant = load_entrant(submission, config, tuple(range(config.num_seats)), role="SUB")
+    entrant = load_entrant(
+        check_spec(submission, "submission"), config, tuple(range(config.num_seats)), role="SUB"
+    )
     sub = entrant.submission
     reach = {s: team_reach(tree, sub, (s,)) for s in range(config.num_seats)}
     brs, vals = [], []

@@ -12,7 +12,11 @@ Seats are 0-based inside the library and 1-based in strings, files and on the co
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import numbers
 from dataclasses import dataclass
+
+from .errors import ArgumentTypeError, ArgumentValueError
 
 #: "each player may raise at most once per round" (the spec's rule for team-leduc)
 ONCE_PER_PLAYER = "once-per-player"
@@ -181,12 +185,86 @@ DEFAULT_PRESET = "team-leduc"
 ConfigLike = GameConfig | str
 
 
-def get_config(name: str = DEFAULT_PRESET, **overrides) -> GameConfig:
-    """The preset ``name``, with any field replaced by ``overrides`` (validated again)."""
-    if isinstance(name, GameConfig):
-        return name.replace(**overrides) if overrides else name
+#: the type each field of GameConfig takes (an override of another type is refused by name)
+_FIELD_TYPES = {
+    "name": "str",
+    "num_seats": "int",
+    "ranks": "strs",
+    "suits": "int",
+    "ante": "int",
+    "raise_sizes": "ints",
+    "raise_rule": "str",
+    "max_raises": "int",
+    "teams": "teams",
+    "stack": "int or None",
+}
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+def _override(field: str, value):
+    """``value`` for GameConfig ``field`` (lists become tuples, numpy integers ints), or
+    ArgumentTypeError naming the field."""
+    kind = _FIELD_TYPES[field]
     try:
+        if kind == "str" and isinstance(value, str):
+            return value
+        if kind == "int" and _is_int(value):
+            return int(value)
+        if kind == "int or None" and (value is None or _is_int(value)):
+            return None if value is None else int(value)
+        if not isinstance(value, (str, bytes)):
+            items = tuple(value)
+            if kind == "strs" and all(isinstance(r, str) for r in items):
+                return items
+            if kind == "ints" and all(_is_int(r) for r in items):
+                return tuple(int(r) for r in items)
+            if kind == "teams":
+                teams = tuple(tuple(t) for t in items)
+                if all(_is_int(x) for t in teams for x in t):
+                    return tuple(tuple(int(x) for x in t) for t in teams)
+    except TypeError:  # not iterable
+        pass
+    want = {
+        "strs": "a sequence of rank names (str)",
+        "ints": "a sequence of integers",
+        "teams": "a sequence of teams, each a sequence of 0-based seats (int)",
+    }.get(kind, "an int" if kind == "int" else kind)
+    raise ArgumentTypeError(f"get_config: {field}={value!r} must be {want}")
+
+
+def get_config(name: str = DEFAULT_PRESET, **overrides) -> GameConfig:
+    """The preset ``name`` (or a GameConfig), with any field replaced by ``overrides``
+    (validated again). An unknown preset, an unknown field or a value of the wrong type
+    raises :class:`ArgumentValueError` / :class:`ArgumentTypeError` naming it."""
+    if overrides:
+        unknown = sorted(set(overrides) - set(_FIELD_TYPES))
+        if unknown:
+            raise ArgumentTypeError(
+                f"get_config: unknown field(s) {', '.join(unknown)}; the fields of a GameConfig "
+                f"are {', '.join(_FIELD_TYPES)}"
+            )
+        overrides = {k: _override(k, v) for k, v in overrides.items()}
+    if isinstance(name, GameConfig):
+        config = name
+    elif not isinstance(name, str):
+        raise ArgumentTypeError(
+            f"preset must be a preset name (str) or a GameConfig, not {type(name).__name__} "
+            f"{name!r}"
+        )
+    elif name in PRESETS:
         config = PRESETS[name]
-    except KeyError:
-        raise ValueError(f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}") from None
-    return config.replace(**overrides) if overrides else config
+    else:
+        close = difflib.get_close_matches(name.strip().lower(), PRESETS, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ArgumentValueError(
+            f"unknown preset {name!r}{hint} (known presets: {', '.join(PRESETS)})"
+        )
+    if not overrides:
+        return config
+    try:
+        return config.replace(**overrides)
+    except (ValueError, TypeError) as e:
+        raise ArgumentValueError(f"get_config: {e}") from None

@@ -1,4 +1,4 @@
-"""The toolkit's error type: a message for the user and the exit code that goes with it."""
+"""The toolkit's error types: a message for the user and the exit code that goes with it."""
 
 
 class TeamLeducError(Exception):
@@ -14,3 +14,13 @@ class TeamLeducError(Exception):
         super().__init__(message)
         if exit_code is not None:
             self.exit_code = exit_code
+
+
+class ArgumentValueError(TeamLeducError, ValueError):
+    """A bad value for an argument of the Python API. Both the toolkit's error (the CLI shows
+    its message, exit 2) and a ValueError (what Python callers and Gymnasium expect)."""
+
+
+class ArgumentTypeError(TeamLeducError, TypeError):
+    """An argument of the wrong type (a string for a seat, a float for a count): both the
+    toolkit's error and a TypeError."""

@@ -33,8 +33,9 @@ extensive-form games, with each team's signal as an outer mixture (TMECor, spec 
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,8 +43,8 @@ from numba import njit
 
 from . import __version__
 from .config import ConfigLike, GameConfig, get_config
-from .entrants import Entrant, EntrantSpec, load_entrant
-from .errors import TeamLeducError
+from .entrants import Entrant, EntrantSpec, NamedPath, load_entrant
+from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from .fused import fma
 from .payoffs import deal_community_probabilities, deal_probabilities, payoff_groups
 from .reach import coalition_weights, kernel_array, team_reach
@@ -233,13 +234,31 @@ class MatchResult:
 # --------------------------------------------------------------------------- conditional values
 
 
-def _rank_index(config: GameConfig, name: str) -> int:
+def _rank_index(config: GameConfig, name, what: str) -> int:
+    """0-based rank of a rank name; an int is refused (it could be read as a name, as in
+    kuhn-100 whose ranks are 1..100, or as an index: never guessed)."""
+    if not isinstance(name, str):
+        raise ArgumentTypeError(
+            f"{what}: give a rank name ({' '.join(config.ranks)}), not "
+            f"{type(name).__name__} {name!r}"
+        )
     try:
         return config.ranks.index(name.strip().upper() if len(name.strip()) == 1 else name.strip())
     except ValueError:
-        raise TeamLeducError(
-            f"unknown rank {name!r}; ranks of {config.name}: {' '.join(config.ranks)}"
+        raise ArgumentValueError(
+            f"{what}: unknown rank {name!r}; ranks of {config.name}: {' '.join(config.ranks)}"
         ) from None
+
+
+def _card_names(config: GameConfig, cards) -> list:
+    """The rank names of ``cards`` (``"J,Q,Q,K"``, ``"J Q Q K"`` or a sequence of names)."""
+    if isinstance(cards, str):
+        return [c for c in cards.replace(" ", ",").split(",") if c != ""]
+    if isinstance(cards, (bytes, Mapping)) or not isinstance(cards, Iterable):
+        raise ArgumentTypeError(
+            f"cards: give one rank name per seat, e.g. 'J,Q,Q,K', not {cards!r}"[:200]
+        )
+    return [c for c in cards if c != ""]
 
 
 def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None) -> float:
@@ -283,6 +302,18 @@ def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None)
 # --------------------------------------------------------------------------- API
 
 
+def check_spec(spec, what: str):
+    """``spec`` if it can name a submission (a path, a baseline name, an Entrant or NamedPath,
+    a loaded submission); ArgumentTypeError naming ``what`` otherwise (None, a number, a dict),
+    instead of a message from ``pathlib`` that names no argument."""
+    if isinstance(spec, (str, os.PathLike, Entrant, NamedPath)) or hasattr(spec, "strategies"):
+        return spec
+    raise ArgumentTypeError(
+        f"{what}: give a submission path, a baseline name or a loaded Submission, not "
+        f"{type(spec).__name__} {spec!r}"[:300]
+    )
+
+
 def evaluate(
     team_a: EntrantSpec,
     team_b: EntrantSpec,
@@ -316,8 +347,8 @@ def evaluate(
     config = get_config(config)
     A, B = team_seats(config)
     tree = build_tree(config)
-    ea = load_entrant(team_a, config, seats=A, role="team A's submission")
-    eb = load_entrant(team_b, config, seats=B, role="team B's submission")
+    ea = load_entrant(check_spec(team_a, "team_a"), config, seats=A, role="team A's submission")
+    eb = load_entrant(check_spec(team_b, "team_b"), config, seats=B, role="team B's submission")
     ta = team_reach(tree, ea.submission, A)
     tb = team_reach(tree, eb.submission, B)
     card_names = comm_name = None
@@ -326,11 +357,7 @@ def evaluate(
             raise TeamLeducError("--community needs --cards")
         value = evaluate_reach(tree, ta, tb)
     else:
-        names = [
-            c
-            for c in (cards.replace(" ", ",").split(",") if isinstance(cards, str) else cards)
-            if c != ""
-        ]
+        names = _card_names(config, cards)
         if len(names) != config.num_seats:
             raise TeamLeducError(
                 f"give one rank per seat ({config.num_seats}), e.g. "
@@ -338,8 +365,8 @@ def evaluate(
                     config.ranks[min(i, config.num_ranks - 1)] for i in range(config.num_seats)
                 )
             )
-        idx = [_rank_index(config, str(c)) for c in names]
-        y = None if community is None else _rank_index(config, str(community))
+        idx = [_rank_index(config, c, f"card {i + 1}") for i, c in enumerate(names)]
+        y = None if community is None else _rank_index(config, community, "community")
         value = conditional_value(tree, ta, tb, idx, y)
         card_names = tuple(config.ranks[i] for i in idx)
         comm_name = None if y is None else config.ranks[y]
@@ -367,8 +394,8 @@ def match(x: EntrantSpec, y: EntrantSpec, config: ConfigLike = "team-leduc") -> 
     A, B = team_seats(config)
     tree = build_tree(config)
     every = tuple(range(config.num_seats))
-    ex = load_entrant(x, config, role="X", require=every)
-    ey = load_entrant(y, config, role="Y", require=every)
+    ex = load_entrant(check_spec(x, "x"), config, role="X", require=every)
+    ey = load_entrant(check_spec(y, "y"), config, role="Y", require=every)
     if ex.name == ey.name and ex is not ey and ex.source != ey.source:
         ey = Entrant(name=ey.name + " (2)", source=ey.source, submission=ey.submission)
     vxy = evaluate_reach(

@@ -27,10 +27,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .arguments import check_seed, excerpt
 from .config import GameConfig, get_config
 from .entrants import load_entrant
-from .errors import TeamLeducError
-from .infosets import infoset_tables, parse_infoset
+from .errors import ArgumentTypeError, TeamLeducError
+from .infosets import infoset_tables, mask, parse_infoset, seat_of_string
 from .payoffs import deal_community_probabilities, deal_probabilities, deals
 from .replay import ReplayResult, replay
 from .tree import CHANCE, TERMINAL, build_tree
@@ -137,14 +138,41 @@ def own_reach(sub, config: GameConfig, seat: int, infoset_id: int) -> np.ndarray
     return reach
 
 
+def find_infoset(config: GameConfig, infoset: str) -> tuple[int, int]:
+    """``(seat, id)`` of the information-set string ``infoset`` (0-based; surrounding blanks
+    ignored). TypeError for a non-string; otherwise a TeamLeducError saying why it is not one,
+    which shows the string escaped and at most 80 characters of it (a megabyte ``--infoset``
+    or one holding terminal escape sequences is never echoed as it is)."""
+    if not isinstance(infoset, str):
+        raise ArgumentTypeError(f"infoset must be a str, not {type(infoset).__name__}")
+    text = infoset.strip()
+    try:
+        return parse_infoset(config, text)
+    except ValueError:
+        pass
+    example = f"/C:{mask(config, 0, 0)}/"
+    if not text.startswith("/C:") or "/" not in text[3:]:
+        why = f"not an information-set string (one starts like {example})"
+    else:
+        try:
+            seat = seat_of_string(config, text)
+        except ValueError:
+            deal = text[3 : text.index("/", 3)]
+            why = (
+                f"the deal field {excerpt(deal, 40)} is not one of {config.name} "
+                f"({config.num_seats} fields, '?' for every seat but the owner's rank, as in "
+                f"{example})"
+            )
+        else:
+            why = f"not an information set of seat {seat + 1} in {config.name}"
+    raise TeamLeducError(f"infoset {excerpt(text)}: {why}")
+
+
 def show_infoset(sub, config: GameConfig | str, infoset: str) -> InfosetView:
     """What submission ``sub`` (a path, a baseline name or a Submission) plays at the
     information set ``infoset`` (a string of any seat), per signal and as the team's marginal."""
     config = get_config(config)
-    try:
-        seat, iid = parse_infoset(config, infoset)
-    except ValueError as e:
-        raise TeamLeducError(str(e)) from None
+    seat, iid = find_infoset(config, infoset)
     entrant = load_entrant(sub, config)
     s = entrant.submission
     if seat not in s.seats:
@@ -223,8 +251,10 @@ def trace_hand(
 ) -> TraceResult:
     """Deal one hand (exact deal probabilities), draw each team's signal, and play it out from
     the strategies of ``team_a`` (team A's seats) and ``team_b`` (team B's; ``team_a``'s own
-    when None). The same seed gives the same hand."""
+    when None). The same seed gives the same hand; ``seed`` is an int ``0 <= seed < 2**63``
+    (TypeError / ValueError naming it otherwise)."""
     config = get_config(config)
+    seed = check_seed(seed)
     if len(config.teams) != 2:
         raise TeamLeducError(f"trace plays two teams; {config.name} has {len(config.teams)}")
     tree = build_tree(config)

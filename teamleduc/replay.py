@@ -8,13 +8,16 @@ against :mod:`teamleduc.rules`, so an illegal action is reported with the rule i
 
 from __future__ import annotations
 
+import numbers
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from . import rules
-from .config import GameConfig
-from .errors import TeamLeducError
+from .config import ConfigLike, GameConfig, get_config
+from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from .infosets import infoset_tables
 from .payoffs import utilities_at
 from .tree import CHANCE, TERMINAL, build_tree
@@ -85,42 +88,67 @@ class ReplayResult:
         }
 
 
-def parse_rank(config: GameConfig, text: str, what: str) -> int:
-    name = text.strip()
-    for k, r in enumerate(config.ranks):
-        if r.upper() == name.upper():
-            return k
-    raise TeamLeducError(f"{what}: unknown rank {text!r}; ranks are {', '.join(config.ranks)}")
+def parse_rank(config: GameConfig, text, what: str) -> int:
+    """0-based rank of ``text``: a rank name (any case) or an int 0..R-1 (numpy integers
+    included); TeamLeducError naming ``what`` otherwise (a bool, a float, -1: Python's
+    negative indexing would have dealt the top rank)."""
+    if isinstance(text, str):
+        name = text.strip()
+        for k, r in enumerate(config.ranks):
+            if r.upper() == name.upper():
+                return k
+        raise ArgumentValueError(
+            f"{what}: unknown rank {text!r}; ranks are {', '.join(config.ranks)}"
+        )
+    if isinstance(text, numbers.Integral) and not isinstance(text, (bool, np.bool_)):
+        if 0 <= text < config.num_ranks:
+            return int(text)
+        raise ArgumentValueError(
+            f"{what}: rank index {int(text)} is out of range 0..{config.num_ranks - 1} "
+            f"({', '.join(config.ranks)})"
+        )
+    raise ArgumentTypeError(
+        f"{what}: give a rank name ({', '.join(config.ranks)}) or a 0-based rank index, not "
+        f"{type(text).__name__} {text!r}"
+    )
 
 
 def replay(
-    config: GameConfig,
+    config: ConfigLike,
     cards: Sequence[int | str] | str,
     actions: str,
     community: int | str | None = None,
 ) -> ReplayResult:
-    """Replay a hand; raises :class:`TeamLeducError` naming the first illegal step."""
+    """Replay a hand; raises :class:`TeamLeducError` naming the first illegal step.
+
+    ``cards``: one rank per seat, as names (``"J,Q,Q,K"`` or ``["J", "Q", ...]``) or 0-based
+    rank indices; ``community``: a rank name or index, or None; ``actions``: a string such as
+    ``"1:r 2:f 3:f 4:c / 1:c 4:r 1:r 4:c"``.
+    """
+    config = get_config(config)
     tree = build_tree(config)
     tables = infoset_tables(tree)
     if isinstance(cards, str):
         cards = [c for c in re.split(r"[,\s]+", cards.strip()) if c]
-    cards = [
-        parse_rank(config, c, f"card {i + 1}") if isinstance(c, str) else int(c)
-        for i, c in enumerate(cards)
-    ]
+    elif isinstance(cards, (bytes, Mapping)) or not isinstance(cards, Iterable):
+        raise ArgumentTypeError(
+            f"cards: give one rank per seat, e.g. 'J,Q' or ['J', 'Q'], not {cards!r}"[:200]
+        )
+    cards = list(cards)
     if len(cards) != config.num_seats:
         raise TeamLeducError(
             f"{config.name} has {config.num_seats} seats but {len(cards)} cards were given"
         )
+    cards = [parse_rank(config, c, f"card {i + 1}") for i, c in enumerate(cards)]
+    if not isinstance(actions, str):
+        raise ArgumentTypeError(
+            f"actions: a string such as '1:c 2:r 1:c', not {type(actions).__name__}"
+        )
     comm = -1
-    if community not in (None, ""):
+    if community is not None and not (isinstance(community, str) and community.strip() == ""):
         if not config.has_community:
             raise TeamLeducError(f"{config.name} has no community card")
-        comm = (
-            parse_rank(config, community, "community")
-            if isinstance(community, str)
-            else int(community)
-        )
+        comm = parse_rank(config, community, "community")
     used = list(cards) + ([comm] if comm >= 0 else [])
     for k in set(used):
         if used.count(k) > config.suits:
@@ -128,7 +156,6 @@ def replay(
                 f"the deck has only {config.suits} card(s) of rank {config.ranks[k]}, "
                 f"{used.count(k)} were dealt"
             )
-
     tokens = re.findall(r"/|[^\s/]+", actions)
     state = rules.initial_state(config)
     node = 0

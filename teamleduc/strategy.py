@@ -19,6 +19,8 @@ Python: strings are looked up with a pandas index and rows are checked as arrays
 
 from __future__ import annotations
 
+import functools
+import numbers
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -27,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 from .config import GameConfig, get_config
-from .errors import TeamLeducError
-from .files.model import Submission, describe_values, value_problems, whole_teams
+from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
+from .files.model import Submission, describe_values, real_array, value_problems, whole_teams
 from .files.writing import write_submission
 from .infosets import InfosetTable, tables_for
 
@@ -48,9 +50,22 @@ def infoset_table(config: GameConfig | str, seat: int) -> InfosetTable:
     ``.legal_strings``, ``.rank``, ``.node``, ``.parse(string) -> id``; row ``id`` is line
     ``id + 1`` of the seat's file."""
     config = get_config(config)
-    if not 1 <= int(seat) <= config.num_seats:
-        raise TeamLeducError(f"seat {seat}: {config.name} has seats 1..{config.num_seats}")
-    return tables_for(config)[int(seat) - 1]
+    return tables_for(config)[_seat_number(config, seat, "seat")]
+
+
+def _seat_number(config: GameConfig, seat, what: str) -> int:
+    """0-based seat of a 1-based seat number (an int or numpy integer, not a bool, a float
+    such as 1.5 or a string); ArgumentTypeError / ArgumentValueError naming ``what``."""
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, numbers.Integral):
+        raise ArgumentTypeError(
+            f"{what} {seat!r}: a seat is an int 1..{config.num_seats} (numbered from 1, as in "
+            f"the handout), not {type(seat).__name__}"
+        )
+    if not 1 <= seat <= config.num_seats:
+        raise ArgumentValueError(
+            f"{what} {seat}: {config.name} has seats 1..{config.num_seats} (numbered from 1)"
+        )
+    return int(seat) - 1
 
 
 def infoset_frame(config: GameConfig | str, seats: Iterable[int] | str | None = None):
@@ -91,23 +106,32 @@ def seats_of(config: GameConfig, seats: Iterable[int] | str | None) -> tuple[int
         try:
             seats = [int(t) for t in text.split(",") if t.strip()]
         except ValueError:
-            raise TeamLeducError(f"seats {seats!r}: give 'all', a team letter or '1,3'") from None
+            raise ArgumentValueError(
+                f"seats {seats!r}: give 'all', a team letter or '1,3'"
+            ) from None
+    elif isinstance(seats, (bytes, Mapping)) or not isinstance(seats, Iterable):
+        raise ArgumentTypeError(
+            f"seats {seats!r}: give 'all', a team letter, '1,3' or a sequence of seats 1..S"
+        )
+    chosen = [_seat_number(config, s, "seats: seat") for s in seats]
+    if len(set(chosen)) != len(chosen):
+        raise ArgumentValueError(f"seats {[s + 1 for s in chosen]}: a seat is given twice")
     try:
-        return whole_teams(config, [int(s) - 1 for s in seats])
+        return whole_teams(config, chosen)
     except ValueError as e:
-        raise TeamLeducError(f"seats: {e}") from None
+        raise ArgumentValueError(f"seats: {e}") from None
 
 
 def _from_function(policy: Callable, table: InfosetTable) -> np.ndarray:
     rows = [policy(i, legal) for i, legal in zip(table.strings, table.legal_strings)]
-    try:
-        out = np.array(rows, dtype=np.float64)
+    try:  # real numbers only: numpy would parse "0.5" and drop an imaginary part
+        out = real_array(rows, "the policy's return values")
     except (TypeError, ValueError):
         out = None
     if out is None or out.shape != (table.size, 3):
         for i, r in enumerate(rows):  # the error path only: find the first bad return value
             try:
-                ok = np.asarray(r, dtype=np.float64).shape == (3,)
+                ok = real_array(r, "").shape == (3,)
             except (TypeError, ValueError):
                 ok = False
             if not ok:
@@ -118,6 +142,13 @@ def _from_function(policy: Callable, table: InfosetTable) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=8)
+def _all_strings(config: GameConfig) -> pd.Index:
+    """Every seat's information-set strings, seat after seat, as one pandas index (built once
+    per game: team-leduc has 590,640)."""
+    return pd.Index([s for t in tables_for(config) for s in t.strings], dtype=object)
+
+
 def _from_mapping(
     keys: Sequence[str],
     values: np.ndarray,
@@ -126,9 +157,8 @@ def _from_mapping(
     missing: str,
 ) -> dict[int, np.ndarray]:
     tables = tables_for(config)
-    all_strings = [s for t in tables for s in t.strings]
     offsets = np.cumsum([0] + [t.size for t in tables])
-    where = pd.Index(all_strings).get_indexer(pd.Index(keys, dtype=object))
+    where = _all_strings(config).get_indexer(pd.Index(keys, dtype=object))
     unknown = np.flatnonzero(where < 0)
     if unknown.size:
         raise TeamLeducError(
@@ -137,6 +167,13 @@ def _from_mapping(
         )
     if values.shape != (len(keys), 3):
         raise TeamLeducError("expected three probabilities (p_c, p_r, p_f) per information set")
+    twice = pd.Index(where).duplicated()
+    if twice.any():  # a DataFrame may repeat a row: which one wins would be an accident
+        i = int(np.argmax(twice))
+        first = int(np.flatnonzero(where == where[i])[0])
+        raise ArgumentValueError(
+            f"information set {keys[i]!r} is given twice (rows {first} and {i}); give each once"
+        )
     out = {}
     for s in seats:
         t = tables[s]
@@ -165,28 +202,32 @@ def _signal_arrays(
         absent = [c for c in ["infoset", *_COLUMNS] if c not in policy.columns]
         if absent:
             raise TeamLeducError(f"the DataFrame has no column(s) {', '.join(absent)}")
-        values = policy[_COLUMNS].to_numpy(dtype=np.float64)
+        if policy.columns.duplicated().any():
+            raise ArgumentValueError("the DataFrame has a column name twice")
+        values = real_array(policy[_COLUMNS].to_numpy(), "the DataFrame's p_c, p_r, p_f")
         return _from_mapping(policy["infoset"].tolist(), values, config, seats, missing)
     if callable(policy):
         return {s: _from_function(policy, tables[s]) for s in seats}
     if isinstance(policy, Mapping):
         keys = list(policy.keys())
         if keys and all(isinstance(k, str) for k in keys):
-            try:
-                values = np.array(list(policy.values()), dtype=np.float64)
-            except (TypeError, ValueError):
-                raise TeamLeducError(
+            values = real_array(list(policy.values()), "the policy's probabilities")
+            if values.ndim != 2:
+                raise ArgumentValueError(
                     "expected three probabilities (p_c, p_r, p_f) per information set"
-                ) from None
-            return _from_mapping(keys, values.reshape(len(keys), -1), config, seats, missing)
-        if keys and all(isinstance(k, (int, np.integer)) for k in keys):
+                )
+            return _from_mapping(keys, values, config, seats, missing)
+        if keys and all(isinstance(k, numbers.Integral) for k in keys):
+            given = [_seat_number(config, k, "policy key: seat") for k in keys]
+            if len(set(given)) != len(given):  # 1 and np.int64(1) are one key to a dict
+                raise ArgumentValueError("policy: a seat is given twice")
             out = {}
             for s in seats:
                 if s + 1 not in policy:
                     raise TeamLeducError(
                         f"no array for seat {s + 1} (the keys are seats 1..{config.num_seats})"
                     )
-                a = np.asarray(policy[s + 1], dtype=np.float64)
+                a = real_array(policy[s + 1], f"the array of seat {s + 1}")
                 if a.shape != (tables[s].size, 3):
                     raise TeamLeducError(
                         f"seat {s + 1}: array of shape {a.shape}; expected "
@@ -253,7 +294,7 @@ def build_submission(
     if weights is None:
         probs = np.full(len(policies), 1.0 / len(policies))
     else:
-        probs = np.asarray(weights, dtype=np.float64).reshape(-1)
+        probs = real_array(weights, "weights").reshape(-1)
         if probs.size != len(policies):
             raise TeamLeducError(f"{probs.size} weights for {len(policies)} policies")
         if not np.isfinite(probs).all() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-6:
@@ -266,6 +307,8 @@ def build_submission(
     strategies = {s: np.stack([a[s] for a in per_signal]) for s in chosen}
     sub = Submission(np.arange(len(policies)), probs, chosen, strategies)
     if out is not None:
+        if not isinstance(out, (str, os.PathLike)):
+            raise ArgumentTypeError(f"out: a path (str or os.PathLike), not {type(out).__name__}")
         try:
             write_submission(sub, Path(out), overwrite=overwrite, config=config)
         except FileExistsError as e:

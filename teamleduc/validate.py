@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .arguments import check_path
 from .config import GameConfig, get_config
 from .files.reading import read_path
 from .files.safeio import DEFAULT_CAP, Finding
@@ -119,6 +120,7 @@ def validate_submission(
     Never raises for a bad submission (its problems are the report); FileNotFoundError if
     ``path`` does not exist, ValueError if ``seats`` are not whole teams.
     """
+    check_path(path)
     config = get_config(config)
     result = read_path(path, config, seats=seats, keep=False, cap=cap)
     sizes = tuple(t.size for t in infoset_tables(build_tree(config)))

@@ -185,6 +185,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "teamleduc",
         "teamleduc.errors",
         "teamleduc.names",
+        "teamleduc.arguments",
         "teamleduc.interrupts",
         "teamleduc.outputs",
         "teamleduc.config",

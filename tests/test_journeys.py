@@ -163,7 +163,7 @@ def test_names_files_and_name_arguments_are_checked(tmp_path, capsys):
     f.write_text("ann,subs/a\nbob,uniform\n")
     assert read_names_file(f) == [
         NamedPath("ann", str(tmp_path / "subs/a")),
-        NamedPath("bob", "uniform"),
+        NamedPath("bob", "baseline:uniform"),  # a baseline whatever the current folder holds
     ]
     f.write_text("ann,subs/a\nbob\n")
     code, out, err = run(capsys, ["grade", "--names", str(f), "--out", str(tmp_path / "g")])

@@ -6,7 +6,8 @@
 * :class:`Expectiminimax`: depth-limited expectiminimax with the hand-strength heuristic;
 * :class:`FixedOthers`: one seat against the bot on every other seat: the exact value of any
   policy of that seat and its exact best-response ceiling;
-* :func:`run_study`: the study (learning curves, summary, grid). See ``docs/agents-study.md``.
+* :class:`~teamleduc.agents.study.Study`: the study (learning curves, summary, grid). See
+  ``docs/agents-study.md``.
 
 Every agent exposes its current policy as a Submission (``submission()``), so ``evaluate``,
 ``nash_conv`` and ``grade`` measure it exactly.

@@ -20,6 +20,7 @@ a behavioural strategy per seat (:func:`teamleduc.solver.dag.marginals`, no corr
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from ..config import get_config
 from ..envs import policy_submission
@@ -28,6 +29,8 @@ from ..errors import TeamLeducError
 __all__ = ["CFR_VARIANTS", "CFRAgent"]
 
 CFR_VARIANTS = ("cfr", "cfr+", "dcfr")
+#: iterations between two calls of ``progress``
+BLOCK = 10
 
 
 def _discounting(variant: str):
@@ -42,13 +45,17 @@ class CFRAgent:
     """CFR self-play on a two-player game (every team a single seat).
 
     ``train(n)`` runs n more iterations; ``policy()`` is the average policy {seat: (n, 3)};
-    ``submission()`` that policy as a full Submission.
+    ``submission()`` that policy as a full Submission. ``progress``, if given, is called with
+    the number of iterations of each block of :data:`BLOCK` done.
     """
 
     name = "cfr"
 
-    def __init__(self, config, variant: str = "cfr"):
+    def __init__(
+        self, config, variant: str = "cfr", progress: Callable[[int], object] | None = None
+    ):
         self.config = get_config(config)
+        self.progress = progress
         if variant not in CFR_VARIANTS:
             raise TeamLeducError(
                 f"unknown CFR variant {variant!r}; choose from {', '.join(CFR_VARIANTS)}"
@@ -71,9 +78,17 @@ class CFRAgent:
         return self._m.iterations
 
     def train(self, n: int) -> None:
-        """Run ``n`` more CFR iterations (each one full-width pass per seat)."""
-        if int(n) > 0:
-            self._m.iterate(int(n))
+        """Run ``n`` more CFR iterations (each one full-width pass per seat; every one returns
+        to Python, so Ctrl-C is never held off)."""
+        from .qlearning import check_count
+
+        n = check_count(n, "n")
+        while n > 0:
+            k = min(BLOCK, n)
+            self._m.iterate(k)
+            n -= k
+            if self.progress is not None:
+                self.progress(k)
 
     def policy(self) -> dict:
         """{seat: (n, 3)} the average strategy (uniform before the first iteration)."""

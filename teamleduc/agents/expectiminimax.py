@@ -78,10 +78,13 @@ def heuristic(tree: PublicTree, seat: int) -> np.ndarray:
 
 
 def expectiminimax_values(tree: PublicTree, seat: int, depth: int) -> np.ndarray:
-    """(N, R) ``V_depth`` of 0-based ``seat`` at every node and own rank (module docstring)."""
+    """(N, R) ``V_depth`` of 0-based ``seat`` at every node and own rank (module docstring).
+    The sweeps stop at a fixed point (once ``depth`` passes the longest line of play), so a
+    huge ``depth`` costs what the tree's depth costs."""
+    from .qlearning import check_count
+
     config = tree.config
-    if depth < 0:
-        raise TeamLeducError(f"depth must be >= 0, not {depth}")
+    depth = check_count(depth, "depth")
     R = config.num_ranks
     h = heuristic(tree, seat)
     kind, actor, children = tree.kind, tree.actor, tree.children
@@ -110,6 +113,8 @@ def expectiminimax_values(tree: PublicTree, seat: int, depth: int) -> np.ndarray
         # chance nodes average this depth's values of their (non-chance) children
         if len(chance):
             V[chance] = np.einsum("cxy,cyx->cx", p_comm, V[csafe])
+        if _ > 0 and np.array_equal(V, prev):
+            break  # V_k = V_(k-1): a fixed point, every deeper search gives these values
     V[kind == TERMINAL] = h[kind == TERMINAL]
     return V
 
@@ -125,10 +130,16 @@ class Expectiminimax:
 
     def __init__(self, config, depth: int = 1, seats=None):
         self.config = get_config(config)
-        self.depth = int(depth)
-        self.seats = (
-            tuple(range(self.config.num_seats)) if seats is None else tuple(sorted(set(seats)))
-        )
+        from .qlearning import check_count
+
+        self.depth = check_count(depth, "depth")
+        S = self.config.num_seats
+        self.seats = tuple(range(S)) if seats is None else tuple(sorted(set(seats)))
+        bad = [s for s in self.seats if not (isinstance(s, int) and 0 <= s < S)]
+        if bad or not self.seats:
+            raise TeamLeducError(
+                f"seats {list(seats)}: give 0-based seats of {self.config.name} (0..{S - 1})"
+            )
 
     def policy(self) -> dict:
         game = env_game(self.config)

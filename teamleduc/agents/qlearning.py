@@ -14,26 +14,48 @@ after its last decision, the target is the hand's reward (its chips won, no boot
 episodes rotate over the learning seats (episode e plays seat ``seats[e % len(seats)]``); the
 bot plays every other seat.
 
-The episodes run in one compiled kernel (:func:`teamleduc.envs.kernels.train_episodes`, beside
-the simulator's, sharing its dealing, the bot's sampling and the payoffs) on the environments'
-public tree and tables (:func:`teamleduc.envs.env_game`), one after the other: every update
-sees the Q-table left by the one before, exactly as the sequential algorithm. The current policy is the greedy one
+The episodes run in a compiled kernel (:func:`teamleduc.envs.kernels.train_slice`: the
+simulator's dealing, the bot's sampling and the payoffs) on the environments' public tree and
+tables (:func:`teamleduc.envs.env_game`), one after the other: every update sees the Q-table
+left by the one before, exactly as the sequential algorithm. ``train(n)`` runs them in slices
+of at most :data:`SLICE` episodes (about 0.1 s on team-leduc), one random stream across the
+slices, so that Ctrl-C ends a long training at once and the result is the same bit for bit
+whatever the slices. The current policy is the greedy one
 (:func:`teamleduc.envs.greedy_policy`), exported as a submission by
 :func:`teamleduc.envs.policy_submission`.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+from collections.abc import Callable
+
 import numpy as np
 
+from ..arguments import check_seed
 from ..config import get_config
 from ..envs import env_game, greedy_policy
-from ..envs.kernels import train_episodes
+from ..envs.kernels import seed_generator, train_slice
 from ..envs.simulate import cumulative_rows, payoff_tables, tree_tables
-from ..errors import TeamLeducError
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .fixed import fixed_others
 
-__all__ = ["PROJECT_PARAMETERS", "GRID", "QLearning"]
+__all__ = ["PROJECT_PARAMETERS", "GRID", "SLICE", "QLearning", "check_count"]
+
+#: episodes per call of the compiled kernel: the longest time Ctrl-C waits is one slice
+SLICE = 1 << 14
+
+
+def check_count(n, what: str) -> int:
+    """``n`` as an int >= 0; TypeError for a bool, a float or a string, ValueError below 0,
+    naming ``what``."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise ArgumentTypeError(f"{what} must be an int, not {type(n).__name__} {n!r}")
+    if n < 0:
+        raise ArgumentValueError(f"{what} must be >= 0, not {int(n)}")
+    return int(n)
+
 
 #: the project's hyper-parameter grid (report, section III.A.ii)
 GRID = {
@@ -56,6 +78,7 @@ class QLearning:
     ``train(n)`` runs n more episodes (one hand each); ``policy()`` is the current greedy policy
     {seat: (n, 3)}; ``submission()`` that policy as a full Submission (the seats it does not
     learn played by the bot). ``Q`` is {seat: (n, 3)} (views into one flat table).
+    ``progress``, if given, is called with the number of episodes of each slice done.
     """
 
     name = "qlearning"
@@ -70,15 +93,17 @@ class QLearning:
         epsilon: float = 0.8,
         seats=None,
         seed: int = 0,
+        progress: Callable[[int], object] | None = None,
     ):
-        for label, v in (("alpha", alpha), ("gamma", gamma), ("epsilon", epsilon)):
-            if not 0.0 <= float(v) <= 1.0:
-                raise TeamLeducError(f"{label} must be in [0, 1], not {v}")
+        self.check_parameters(alpha, gamma, epsilon)
+        seed = check_seed(seed)
+        self.progress = progress
         self.config = get_config(config)
         self.fixed = fixed_others(self.config, bot, seats)
         self.bot = self.fixed.bot
         self.seats = self.fixed.seats
-        self.alpha, self.gamma, self.epsilon = float(alpha), float(gamma), float(epsilon)
+        # + 0.0: a "-0" typed for a parameter is shown and used as 0
+        self.alpha, self.gamma, self.epsilon = (float(v) + 0.0 for v in (alpha, gamma, epsilon))
         game = env_game(self.config)
         tree = game.tree
         S = self.config.num_seats
@@ -99,41 +124,60 @@ class QLearning:
         self.episodes = 0
         self.Q = {s: self._Q[base[s] : base[s] + sizes[s]] for s in self.seats}
 
+    @staticmethod
+    def check_parameters(alpha, gamma, epsilon) -> None:
+        """TypeError / ValueError naming the first of ``alpha``, ``gamma``, ``epsilon`` that is
+        not a number in [0, 1] (NaN and infinities included)."""
+        for label, v in (("alpha", alpha), ("gamma", gamma), ("epsilon", epsilon)):
+            if isinstance(v, bool) or not isinstance(v, numbers.Real):
+                raise ArgumentTypeError(f"{label} must be a number, not {type(v).__name__} {v!r}")
+            if not (math.isfinite(v) and 0.0 <= float(v) <= 1.0):
+                raise ArgumentValueError(f"{label} must be in [0, 1], not {v}")
+
     def train(self, n: int) -> None:
-        """Run ``n`` more episodes (each draws its own seed from the agent's seed sequence)."""
-        n = int(n)
-        if n <= 0:
+        """Run ``n`` more episodes (each call draws its own seed from the agent's seed
+        sequence), in slices of :data:`SLICE`: a KeyboardInterrupt ends it between two slices,
+        leaving the episodes done counted in ``episodes``."""
+        n = check_count(n, "n")
+        if n == 0:
             return
         c, t = self.config, self._tree
         seed = int(self._seed.spawn(1)[0].generate_state(1)[0])
         group, pot, paid, share = self._pay
-        self.episodes = train_episodes(
-            n,
-            self.episodes,
-            seed,
-            np.array(self.seats, np.int64),
-            t.children,
-            t.kind,
-            t.actor,
-            self._gid,
-            self._thresholds,
-            self._q_base,
-            self._Q,
-            self._legal,
-            self._q_base,
-            self.alpha,
-            self.gamma,
-            self.epsilon,
-            c.num_cards,
-            c.suits,
-            c.num_seats,
-            c.has_community,
-            self._zrow,
-            group,
-            pot,
-            paid,
-            share,
-        )
+        seats = np.array(self.seats, np.int64)
+        deck = np.arange(c.num_cards, dtype=np.int64)  # shuffled in place across the slices
+        seed_generator(seed)
+        end = self.episodes + n
+        while self.episodes < end:
+            k = min(SLICE, end - self.episodes)
+            self.episodes = train_slice(
+                k,
+                self.episodes,
+                seats,
+                deck,
+                t.children,
+                t.kind,
+                t.actor,
+                self._gid,
+                self._thresholds,
+                self._q_base,
+                self._Q,
+                self._legal,
+                self._q_base,
+                self.alpha,
+                self.gamma,
+                self.epsilon,
+                c.suits,
+                c.num_seats,
+                c.has_community,
+                self._zrow,
+                group,
+                pot,
+                paid,
+                share,
+            )
+            if self.progress is not None:
+                self.progress(k)
 
     def policy(self) -> dict:
         """{seat: (n, 3)} the greedy policy of the current Q-tables (point masses)."""

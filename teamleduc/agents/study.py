@@ -23,23 +23,54 @@ from __future__ import annotations
 
 import csv
 import itertools
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from ..arguments import SEED_LIMIT, check_seed, excerpt
 from ..baselines import canonical_name
 from ..best_response import exploitability, nash_conv
 from ..config import get_config
-from ..errors import TeamLeducError
+from ..errors import ArgumentTypeError, TeamLeducError
 from ..submission import write_submission
+from ..tree import build_tree
 from .cfr import CFRAgent
 from .expectiminimax import Expectiminimax
 from .fixed import fixed_others
-from .qlearning import GRID, PROJECT_PARAMETERS, QLearning
+from .qlearning import GRID, PROJECT_PARAMETERS, QLearning, check_count
 
 __all__ = ["AGENTS", "Curve", "Study", "StudyRow"]
+
+#: the most Q-learning episodes of one study, all bots and grid points together (about 1.5 h
+#: on team-leduc at 200,000 episodes a second, 15 min on leduc)
+MAX_EPISODES = 10**9
+#: the most episodes of one grid point (64 points per bot)
+MAX_GRID_EPISODES = 10**7
+#: the most CFR iterations (about 3 h on leduc-stack50, 13 min on leduc)
+MAX_CFR_ITERATIONS = 10**6
+WHY_MAX = "a bound of hours, not days, of training"
+#: the deepest expectiminimax search measured (every preset's is complete by depth 33)
+MAX_DEPTH = 100
+#: the most bots of one study (each is a curve, a best response and a picture)
+MAX_BOTS = 100
+#: the longest agent or bot name accepted (a baseline name is a few characters)
+MAX_NAME_CHARS = 80
+
+
+def check_names(names, what: str) -> None:
+    """TypeError unless ``names`` is a list or tuple of str; TeamLeducError for a name longer
+    than :data:`MAX_NAME_CHARS` (shown shortened and escaped, never echoed whole)."""
+    if isinstance(names, str) or not isinstance(names, (list, tuple)):
+        raise ArgumentTypeError(f"{what} must be a tuple of names, not {type(names).__name__}")
+    for name in names:
+        if not isinstance(name, str):
+            raise ArgumentTypeError(f"{what}: a name must be a str, not {type(name).__name__}")
+        if len(name) > MAX_NAME_CHARS or not name.isprintable():
+            raise TeamLeducError(f"--{what}: {excerpt(name)} is not a name of the study's {what}")
+
 
 AGENTS = ("qlearning", "cfr", "expectiminimax")
 DEFAULT_PARAMETERS = (0.01, 0.5, 0.8)  # alpha, gamma, epsilon for a bot the project did not use
@@ -103,11 +134,16 @@ class Study:
         parameters: tuple | None = None,
     ):
         self.config = get_config(config)
+        check_names(agents, "agents")
+        check_names(bots, "bots")
         unknown = [a for a in agents if a not in AGENTS]
         if unknown or not agents:
-            raise TeamLeducError(
-                f"unknown agent(s) {', '.join(unknown) or '(none)'}; agents: {', '.join(AGENTS)}"
-            )
+            shown = ", ".join(excerpt(a) for a in unknown[:5]) or "(none)"
+            raise TeamLeducError(f"unknown agent(s) {shown}; agents: {', '.join(AGENTS)}")
+        if not bots:
+            raise TeamLeducError("--bots: give at least one bot, e.g. uniform,cautious")
+        if len(bots) > MAX_BOTS:
+            raise TeamLeducError(f"--bots: {len(bots):,} bots, at most {MAX_BOTS}")
         self.agents = tuple(dict.fromkeys(agents))
         self.bots = tuple(dict.fromkeys(canonical_name(b) for b in bots))
         self.two_player = len(self.config.teams) == 2 and all(
@@ -118,13 +154,59 @@ class Study:
                 f"the CFR agent is for two-player games; on {self.config.name} run "
                 "--agents qlearning,expectiminimax (one learning seat, the bot on the others)"
             )
-        if int(episodes) < points or int(points) < 1:
+        points = check_count(points, "points")
+        episodes = check_count(episodes, "episodes")
+        if episodes < points or points < 1:
             raise TeamLeducError(f"--episodes must be at least {points} (one per point)")
-        self.episodes, self.points = int(episodes), int(points)
-        self.cfr_iterations, self.cfr_variant = int(cfr_iterations), cfr_variant
-        self.depth, self.max_depth = int(depth), max(int(max_depth), int(depth))
-        self.seats = None if seats is None else tuple(sorted(set(int(s) for s in seats)))
-        self.seed, self.grid, self.grid_episodes = int(seed), bool(grid), int(grid_episodes)
+        cfr_iterations = check_count(cfr_iterations, "cfr_iterations")
+        grid_episodes = check_count(grid_episodes, "grid_episodes")
+        for option, n, top in (
+            ("--episodes", episodes, MAX_EPISODES),
+            ("--grid-episodes", grid_episodes, MAX_GRID_EPISODES),
+            ("--cfr-iterations", cfr_iterations, MAX_CFR_ITERATIONS),
+        ):
+            if n > top:
+                raise TeamLeducError(f"{option} {n:,} is above the maximum {top:,} ({WHY_MAX})")
+        if "cfr" in self.agents and cfr_iterations < 1:
+            raise TeamLeducError("--cfr-iterations must be at least 1")
+        q_work = episodes * len(self.bots)
+        if grid and parameters is None:
+            q_work += grid_episodes * len(self.bots) * 4**3
+        if "qlearning" in self.agents and q_work > MAX_EPISODES:
+            raise TeamLeducError(
+                f"{q_work:,} Q-learning episodes in all ({len(self.bots)} bot(s) x (--episodes"
+                + (" + 64 x --grid-episodes" if grid and parameters is None else "")
+                + f")) is above the maximum {MAX_EPISODES:,} ({WHY_MAX})"
+            )
+        depth, max_depth = check_count(depth, "depth"), check_count(max_depth, "max_depth")
+        self.deepest = build_tree(self.config).summary()["max_depth"]
+        for option, d in (("--depth", depth), ("--max-depth", max_depth)):
+            if d > MAX_DEPTH:
+                raise TeamLeducError(
+                    f"{option} {d:,} is above the maximum {MAX_DEPTH} (the search of "
+                    f"{self.config.name} is complete at depth {self.deepest}: a deeper one is "
+                    "the same)"
+                )
+        self.episodes, self.points = episodes, points
+        self.cfr_iterations, self.cfr_variant = cfr_iterations, cfr_variant
+        self.depth, self.max_depth = depth, max(max_depth, depth)
+        if seats is not None:
+            seats = list(seats)
+            for s in seats:
+                if isinstance(s, bool) or not isinstance(s, int):
+                    raise ArgumentTypeError(f"seats: 0-based ints, not {type(s).__name__} {s!r}")
+            if not seats:
+                raise TeamLeducError("--seats: give at least one learning seat, e.g. 1")
+            if len(set(seats)) != len(seats):
+                raise TeamLeducError(f"--seats: a seat is listed twice in {[s + 1 for s in seats]}")
+        self.seats = None if seats is None else tuple(sorted(seats))
+        self.seed = check_seed(seed)
+        self.grid, self.grid_episodes = bool(grid), grid_episodes
+        if parameters is not None:
+            if len(parameters) != 3:
+                raise ArgumentTypeError("parameters: (alpha, gamma, epsilon), three numbers")
+            QLearning.check_parameters(*parameters)
+            parameters = tuple(float(x) + 0.0 for x in parameters)  # -0.0 is 0
         self.parameters = parameters
         self.curves: list[Curve] = []
         self.rows: list[StudyRow] = []
@@ -168,18 +250,27 @@ class Study:
         if "cfr" in self.agents:
             work += self.cfr_iterations
         bar = tqdm(total=work, unit="ep", disable=not progress or None, dynamic_ncols=True)
+
+        def say(text: str) -> None:  # a line per phase, above the bar (on stderr)
+            if progress:
+                bar.write(f"{self.config.name}: {text}", file=sys.stderr)
+
         try:
             if self.two_player:
+                say(f"near-equilibrium reference (DCFR, {REFERENCE_ITERATIONS} iterations)")
                 self._reference()
             if "cfr" in self.agents:
+                say(f"CFR ({self.cfr_variant}), {self.cfr_iterations:,} iterations")
                 self._run_cfr(bar)
             if "expectiminimax" in self.agents:
+                say(f"expectiminimax, depths 0 to {self.max_depth}")
                 self._run_expectiminimax()
             if q:
                 for i, bot in enumerate(self.bots):
                     if self.grid and self.parameters is None:
+                        say(f"Q-learning grid against {bot}, 64 x {self.grid_episodes:,} episodes")
                         self._run_grid(bot, i, bar)
-                    self._run_qlearning(bot, i, bar)
+                    self._run_qlearning(bot, i, bar, say)
         finally:
             bar.close()
             self.seconds = time.perf_counter() - t0
@@ -196,16 +287,14 @@ class Study:
         return sorted({round(total * k / self.points) for k in range(self.points + 1)})
 
     def _run_cfr(self, bar) -> None:
-        agent = CFRAgent(self.config, self.cfr_variant)
+        agent = CFRAgent(self.config, self.cfr_variant, progress=bar.update)
         curves = {
             b: Curve("cfr", b, total=self.cfr_iterations, label=f"CFR ({self.cfr_variant})")
             for b in self.bots
         }
         self.curves.extend(curves.values())
         for step in self._checkpoints(self.cfr_iterations):
-            n = step - agent.iterations
-            agent.train(n)
-            bar.update(n)
+            agent.train(step - agent.iterations)
             pol = agent.policy()
             for b, c in curves.items():
                 c.steps.append(step)
@@ -228,10 +317,12 @@ class Study:
             )
 
     def _run_expectiminimax(self) -> None:
-        pols = {
-            d: Expectiminimax(self.config, d, self.seats).policy()
-            for d in range(self.max_depth + 1)
-        }
+        pols = {}
+        for d in range(self.max_depth + 1):  # past the tree's depth, the search is the same
+            deep = d > self.deepest
+            pols[d] = (
+                pols[self.deepest] if deep else Expectiminimax(self.config, d, self.seats).policy()
+            )
         sub = self._fixed(self.bots[0]).submission_of(pols[self.depth])
         self.final[("", "expectiminimax")] = sub
         nc = self._exploit(sub)
@@ -251,35 +342,38 @@ class Study:
                 )
             )
 
+    def _learner(self, bot, index, bar, parameters) -> QLearning:
+        """A Q-learner against ``bot`` with ``parameters`` (alpha, gamma, epsilon), seeded by
+        the study's seed and the bot's ``index``, reporting its episodes to ``bar``."""
+        alpha, gamma, epsilon = parameters
+        return QLearning(
+            self.config,
+            bot,
+            alpha=alpha,
+            gamma=gamma,
+            epsilon=epsilon,
+            seats=self.seats,
+            seed=(self.seed + index) % SEED_LIMIT,
+            progress=bar.update,
+        )
+
     def _run_grid(self, bot, index, bar) -> None:
         out = self.grid_results.setdefault(bot, [])
         f = self._fixed(bot)
         for a, g, e in itertools.product(GRID["alpha"], GRID["gamma"], GRID["epsilon"]):
-            agent = QLearning(
-                self.config,
-                bot,
-                alpha=a,
-                gamma=g,
-                epsilon=e,
-                seats=self.seats,
-                seed=self.seed + index,
-            )
+            agent = self._learner(bot, index, bar, (a, g, e))
             agent.train(self.grid_episodes)
-            bar.update(self.grid_episodes)
             out.append((a, g, e, f.mean_value(agent.policy())))
 
-    def _run_qlearning(self, bot, index, bar) -> None:
+    def _run_qlearning(self, bot, index, bar, say=lambda text: None) -> None:
         a, g, e = self._q_parameters(bot)
-        agent = QLearning(
-            self.config, bot, alpha=a, gamma=g, epsilon=e, seats=self.seats, seed=self.seed + index
-        )
+        agent = self._learner(bot, index, bar, (a, g, e))
         f = agent.fixed
+        say(f"Q-learning against {bot}, {self.episodes:,} episodes")  # the training starts
         curve = Curve("qlearning", bot, total=self.episodes, label="Q-learning")
         self.curves.append(curve)
         for step in self._checkpoints(self.episodes):
-            n = step - agent.episodes
-            agent.train(n)
-            bar.update(n)
+            agent.train(step - agent.episodes)
             curve.steps.append(step)
             curve.values.append(f.mean_value(agent.policy()))
         sub = agent.submission()
@@ -330,8 +424,9 @@ class Study:
                 )
         return "\n".join(lines)
 
-    def write(self, out) -> list[Path]:
-        """Write the curves (CSV and PNG per bot), the summary, the depth table, the grid and
+    def write(self, out, pictures: bool = True) -> list[Path]:
+        """Write the curves (CSV and PNG per bot; no PNG unless ``pictures``: matplotlib takes
+        seconds to load, too long after a Ctrl-C), the summary, the depth table, the grid and
         the final policies into ``out``; returns the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
@@ -358,7 +453,8 @@ class Study:
                             ]
                         )
             paths.append(p)
-            paths.append(self._plot(bot, curves, f.ceiling, out / f"{bot}.png"))
+            if pictures:
+                paths.append(self._plot(bot, curves, f.ceiling, out / f"{bot}.png"))
         if self.rows:
             p = out / "summary.md"
             text = self.table()

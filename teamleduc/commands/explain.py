@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from .options import config_for, echo_result, submission_preset_option
+from .options import Seed, check_sub, config_for, echo_result, submission_preset_option
 
 
 @click.command("show")
@@ -29,6 +29,7 @@ def show(sub, infoset, config, as_json):
     SUB is a submission folder or .zip, or a baseline name."""
     from ..explain import show_infoset
 
+    check_sub("SUB", sub)
     config = config_for(config, [sub])
     echo_result(show_infoset(sub, config, infoset), as_json)
 
@@ -36,7 +37,7 @@ def show(sub, infoset, config, as_json):
 @click.command("trace")
 @click.argument("sub", metavar="SUB")
 @click.argument("other", metavar="[TEAM_B_SUB]", required=False)
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(min=0), help="seed")
+@click.option("--seed", default=0, show_default=True, type=Seed(), help="seed (0 to 2**63-1)")
 @submission_preset_option
 @click.option("--json", "as_json", is_flag=True, help="print the hand as JSON")
 def trace(sub, other, seed, config, as_json):
@@ -46,6 +47,9 @@ def trace(sub, other, seed, config, as_json):
     sampled hand, never an evaluation (evaluate is exact)."""
     from ..explain import trace_hand
 
+    check_sub("SUB", sub)
+    if other is not None:
+        check_sub("TEAM_B_SUB", other)
     config = config_for(config, [sub, other] if other else [sub])
     echo_result(trace_hand(sub, other, config, seed), as_json)
 

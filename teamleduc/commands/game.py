@@ -12,6 +12,8 @@ import time
 import click
 
 from .. import __version__
+from ..arguments import excerpt
+from ..errors import TeamLeducError
 from .options import echo_json, echo_result, overwrite_option, preset_option
 
 
@@ -151,8 +153,33 @@ def replay(config, cards, community, actions, as_json):
     An illegal action stops the replay with the rule it breaks (exit code 2)."""
     from ..replay import replay as run_replay
 
+    for option, text in (("--cards", cards), ("--community", community), ("--actions", actions)):
+        _check_hand_text(config, option, text)
     result = run_replay(config, cards, actions, community)
     echo_result(result, as_json)
+
+
+#: characters of ``--cards``, ``--community`` or ``--actions`` accepted: far above the longest
+#: hand of any preset (167 characters of actions on team-leduc), far below a pasted file
+HAND_TEXT_CHARS = 2000
+
+
+def _check_hand_text(config, option: str, text: str | None) -> None:
+    """TeamLeducError for an argument of ``replay`` that no hand of ``config`` can spell: one
+    longer than :data:`HAND_TEXT_CHARS` or holding a control character (a NUL, an escape
+    sequence; blanks and line breaks are fine), shown escaped and shortened, never echoed
+    as it is."""
+    if text is None:
+        return
+    bad = len(text) > HAND_TEXT_CHARS
+    if not bad and not text.isprintable():
+        bad = any(not (c.isprintable() or c.isspace()) for c in text)
+    if bad:
+        raise TeamLeducError(
+            f"{option} {excerpt(text)}: not a hand of {config.name} (at most "
+            f"{HAND_TEXT_CHARS:,} printable characters, e.g. --cards J,Q,Q,K --actions "
+            "'1:r 2:c 3:f 4:c')"
+        )
 
 
 COMMANDS = [info, infosets, replay]

@@ -1,5 +1,6 @@
 """What every command shares: the ``--preset`` and ``--overwrite`` options, the number type
-that refuses non-finite values, and printing results as text or JSON.
+that refuses non-finite values, the seed type, what a message shows of a typed argument, and
+printing results as text or JSON.
 
 Kept apart from :mod:`teamleduc.cli` (the group and the entry point) so that command modules
 never import the module that imports them.
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
+from ..arguments import EXCERPT_CHARS, SEED_LIMIT, excerpt
 from ..config import DEFAULT_PRESET, PRESETS, get_config
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -21,11 +24,32 @@ F = TypeVar("F", bound=Callable[..., Any])
 PRESET_HELP = "game preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET})"
 
 
+#: the longest SUB argument (a path or a baseline name) a command reads: PATH_MAX on Linux
+SUB_CHARS = 4096
+
+
+def check_sub(what: str, value: str) -> str:
+    """``value`` of a SUB argument (``what`` names it), or a TeamLeducError (exit 2) for one
+    no file system holds: longer than :data:`SUB_CHARS` or holding a NUL, shown as
+    :func:`excerpt` shows it, never echoed whole."""
+    from ..errors import TeamLeducError
+
+    if len(value) > SUB_CHARS or "\0" in value:
+        raise TeamLeducError(
+            f"{what} {excerpt(value)}: not a submission folder, .zip or baseline name (at most "
+            f"{SUB_CHARS:,} characters, no NUL)"
+        )
+    return value
+
+
 def preset_callback(ctx, param, value):
     """click callback of a ``--preset`` option: the GameConfig of the name (None stays None);
-    an unknown name is click's usage error listing the presets."""
+    an unknown name is click's usage error listing the presets (the name shown as
+    :func:`excerpt` shows it)."""
     if value is None:
         return None
+    if value not in PRESETS and (len(value) > EXCERPT_CHARS or not value.isprintable()):
+        raise click.BadParameter(f"unknown preset {excerpt(value)}; presets: {', '.join(PRESETS)}")
     try:
         return get_config(value)
     except ValueError as e:
@@ -133,4 +157,30 @@ class Number(click.ParamType):
             self.fail(f"{number:g} is below the minimum {self.minimum:g}", param, ctx)
         if self.maximum is not None and number > self.maximum:
             self.fail(f"{number:g} is above the maximum {self.maximum:g}", param, ctx)
+        return number + 0.0  # "-0" is 0
+
+
+class Seed(click.ParamType):
+    """A seed: a decimal integer ``0 <= seed < 2**63``. ``-1``, ``1.5``, ``1e3``, ``abc`` and
+    a 30-digit number are refused with the bound (``-1`` used to reach numpy as an internal
+    error, ``1.5`` became click's "not a valid integer")."""
+
+    name = "seed"
+
+    def convert(self, value, param, ctx):
+        if value is None:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"\+?[0-9]{1,30}", text):
+                self.fail(
+                    f"{excerpt(value)} is not a seed: give an integer from 0 to 2**63 - 1",
+                    param,
+                    ctx,
+                )
+            number = int(text)
+        if not 0 <= number < SEED_LIMIT:
+            self.fail(f"{number} is not a seed: give an integer from 0 to 2**63 - 1", param, ctx)
         return number

@@ -4,6 +4,13 @@ The hands run on the AEC environment's engine (:class:`teamleduc.envs.Hand`); ev
 the teammate included, is played by ``--against`` through :class:`teamleduc.envs.SubmissionPolicy`
 (each team draws its signal once per hand). Input is read line by line from stdin, so a session
 can be scripted: ``printf 'c\\nr\\n' | teamleduc play --seat 1 --against cautious --hands 2``.
+
+Typed input is data: a line is read as bytes, at most :data:`LINE_BYTES` of it kept (the rest
+of a longer line is skipped, counted, never held), decoded leniently, and echoed back only as
+:func:`~teamleduc.commands.options.excerpt` shows it (escapes visible, a bounded prefix). After
+:data:`MAX_BAD_LINES` lines in a row that are not a legal action the session ends with the
+summary and exit code 2 (``yes x | teamleduc play ...`` would re-prompt forever). A closed
+stdin is refused before the first hand; end of input quits like ``q``.
 """
 
 from __future__ import annotations
@@ -13,11 +20,17 @@ import sys
 
 import click
 
-from .options import preset_option
+from ..arguments import excerpt
+from ..errors import TeamLeducError
+from .options import Seed, check_sub, preset_option
 
 ACTION_NAMES = {0: "call/check (c)", 1: "raise (r)", 2: "fold (f)"}
 SAID = {0: "calls", 1: "raises", 2: "folds"}
 YOU = {"calls": "call", "checks": "check", "raises": "raise", "folds": "fold"}
+#: bytes of a typed line that are kept (an action word is a few characters)
+LINE_BYTES = 4096
+#: lines in a row that are not a legal action before the session ends
+MAX_BAD_LINES = 20
 
 
 def _said(hand, action: int) -> str:
@@ -66,7 +79,54 @@ class _Session:
 
 
 class _Quit(Exception):
-    """The person ended the session (q, end of input or Ctrl-C)."""
+    """The person ended the session (q, end of input or Ctrl-C); ``error`` is set when the
+    session ended because of its input (too many bad lines)."""
+
+    def __init__(self, error: str | None = None):
+        super().__init__(error)
+        self.error = error
+
+
+class _Long(str):
+    """The kept start of a line longer than :data:`LINE_BYTES`; ``size`` its length in bytes."""
+
+    def __new__(cls, text: str, size: int):
+        self = super().__new__(cls, text)
+        self.size = size
+        return self
+
+
+def read_line(stdin) -> str | None:
+    """One typed line without its line ending, or None at end of input. At most
+    :data:`LINE_BYTES` bytes of it are kept; a longer line is read to its end in bounded
+    pieces and returned shortened, its length recorded in :attr:`_Long.size`. Bytes are
+    decoded as UTF-8, an undecodable byte kept as a lone surrogate (shown as ``\\xNN``)."""
+    raw = getattr(stdin, "buffer", None)
+    if raw is None or not hasattr(raw, "readline"):  # a text stream of a test or an embedder
+        line = stdin.readline()
+        if not line:
+            return None
+        line = line.rstrip("\r\n")
+        return line if len(line) <= LINE_BYTES else _Long(line[:LINE_BYTES], len(line))
+    line = raw.readline(LINE_BYTES)
+    if not line:
+        return None
+    if line.endswith(b"\n"):
+        return line.rstrip(b"\r\n").decode("utf-8", "surrogateescape")
+    size = len(line)
+    while True:  # skip the rest of a long line, keeping only its length
+        more = raw.readline(1 << 16)
+        size += len(more)
+        if not more or more.endswith(b"\n"):
+            break
+    return _Long(line.decode("utf-8", "surrogateescape"), size)
+
+
+def _shown(line: str) -> str:
+    """A typed line as a message shows it (escaped, a bounded prefix)."""
+    if isinstance(line, _Long):
+        return f"{excerpt(line[:40])}... (a line of {line.size:,} bytes)"
+    return excerpt(line.strip())
 
 
 def _ask(hand, stdin) -> int:
@@ -74,22 +134,29 @@ def _ask(hand, stdin) -> int:
 
     legal = hand.legal_actions()
     options = ", ".join(ACTION_NAMES[a] for a in legal)
+    bad = 0
     while True:
         click.echo(f"your action [{options}; q quits]: ", nl=False)
-        line = stdin.readline()
-        if line == "":
+        line = read_line(stdin)
+        if line is None:
             click.echo("")
             raise _Quit
-        text = line.strip()
-        if text.lower() in ("q", "quit", "exit"):
+        long = isinstance(line, _Long)
+        if not long and line.strip().lower() in ("q", "quit", "exit"):
             raise _Quit
-        action = parse_action(text)
+        action = None if long else parse_action(line)
         if action is None:
-            click.echo(f"  {text!r} is not an action; type c, r or f")
+            click.echo(f"  {_shown(line)} is not an action; type c, r or f")
         elif action not in legal:
             click.echo(f"  {ACTION_NAMES[action]} is not legal here; legal: {options}")
         else:
             return action
+        bad += 1
+        if bad >= MAX_BAD_LINES:
+            raise _Quit(
+                f"{MAX_BAD_LINES} lines in a row were not a legal action "
+                f"({options}; q quits): the session ends"
+            )
 
 
 @click.command()
@@ -105,7 +172,9 @@ def _ask(hand, stdin) -> int:
 @click.option(
     "--hands", type=click.IntRange(min=0), default=0, help="hands to play (default: until q/Ctrl-D)"
 )
-@click.option("--seed", type=int, default=None, help="seed of the deals and of SUB's draws")
+@click.option(
+    "--seed", type=Seed(), default=None, help="seed of the deals and of SUB's draws (0 to 2**63-1)"
+)
 def play(config, seat, against, hands, seed):
     """Play one seat in the terminal against SUB on every other seat.
 
@@ -120,7 +189,14 @@ def play(config, seat, against, hands, seed):
     S = config.num_seats
     if not 1 <= seat <= S:
         raise click.BadParameter(f"{config.name} has seats 1..{S}", param_hint="--seat")
+    stdin = sys.stdin  # read line by line: a session can be scripted
+    if stdin is None or getattr(stdin, "closed", False):
+        raise TeamLeducError(
+            "standard input is closed: play reads your actions from it (type them, or pipe "
+            "them in: printf 'c\\nr\\n' | teamleduc play ...)"
+        )
     me = seat - 1
+    check_sub("--against", against)
     policy = SubmissionPolicy(against, config, seed=None if seed is None else seed + 1)
     game = env_game(config)
     hand = Hand(game)
@@ -131,7 +207,7 @@ def play(config, seat, against, hands, seed):
         "Type c, r or f; q or Ctrl-D quits."
     )
     played = 0
-    stdin = sys.stdin  # read line by line: a session can be scripted
+    error = None
     try:
         while hands == 0 or played < hands:
             hand.deal(rng)
@@ -163,9 +239,13 @@ def play(config, seat, against, hands, seed):
                 f"you {u[me]:+g}; running total {sum(session.seat_results):+g} "
                 f"after {played} hand(s)"
             )
-    except (_Quit, KeyboardInterrupt):
+    except _Quit as e:
+        error = e.error
+    except KeyboardInterrupt:
         pass
     session.summary(against)
+    if error:
+        raise TeamLeducError(error)
 
 
 COMMANDS = [play]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from ..arguments import excerpt
 from ..errors import TeamLeducError
 from ..outputs import check_target, staged_folder
 from .options import Number, echo_json, overwrite_option
@@ -87,11 +88,11 @@ def study():
 )
 @click.option(
     "--time-limit",
-    type=Number(positive=True),
+    type=Number(maximum=86_400.0, positive=True),
     default=600.0,
     show_default=True,
     metavar="S",
-    help="seconds per game for the solver",
+    help="seconds per game for the solver (at most 86400, a day)",
 )
 @_outputs("out/study-p2-advantage", "p2-advantage.md/.csv/.json/.png")
 def p2_advantage(presets, method, target, time_limit, out_dir, overwrite, quiet, as_json):
@@ -126,13 +127,16 @@ def abstraction(preset, buckets, out_dir, overwrite, quiet, as_json):
     """Uniform buckets of cards against buckets optimised by local search on the lifted
     strategy's exact NashConv: the abstract game's value, the lifted strategy's NashConv in
     the full game and its chips per hand against the full game's equilibrium."""
-    from ..config import get_config
+    from ..config import PRESETS, get_config
     from ..studies.abstraction import abstraction_study, check_arguments, write_outputs
 
     try:
         config = get_config(preset)
-    except ValueError as e:
-        raise TeamLeducError(f"--preset: {e}") from None
+    except ValueError:
+        raise TeamLeducError(
+            f"--preset: unknown preset {excerpt(preset)}; two-player presets: "
+            + ", ".join(n for n, c in PRESETS.items() if c.num_seats == 2)
+        ) from None
     check_arguments(config, buckets)
     check_target(out_dir, overwrite)  # before the study
     result = abstraction_study(config, buckets, progress=_progress(quiet))

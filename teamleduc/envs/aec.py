@@ -21,12 +21,15 @@ offender gets ``x``, everyone else 0).
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .game import EnvGame, Hand, agent_name, env_game
+from ..arguments import check_flag, check_seed
+from .game import EnvGame, Hand, action_index, agent_name, env_game
 from .render import render_table
 
 __all__ = ["env", "raw_env"]
@@ -50,7 +53,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         game = env_game(preset)
         self.game: EnvGame = game
         self.config = game.config
-        self.team_rewards = bool(team_rewards)
+        self.team_rewards = check_flag(team_rewards, "team_rewards")
         self.render_mode = render_mode
         S = game.num_seats
         self.possible_agents = [agent_name(s) for s in range(S)]
@@ -78,9 +81,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     # -- the AEC interface -----------------------------------------------------------------
 
     def reset(self, seed=None, options=None):
-        """Deal a new hand; with ``seed`` the deal sequence restarts (cheap: no rebuilding)."""
+        """Deal a new hand; with ``seed`` (an int >= 0) the deal sequence restarts (cheap: no
+        rebuilding)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(check_seed(seed, high=None, optional=True))
             self.hands_dealt = 0  # infos' "hand" counts hands since the last seeded reset
         self.hand.deal(self._rng)
         self.hands_dealt += 1
@@ -189,7 +193,10 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's AssertOutOfBoundsWrapper with a fast path for plain ints 0..2."""
+    """PettingZoo's AssertOutOfBoundsWrapper, refusing an action outside ``Discrete(3)`` with a
+    TypeError or ValueError naming ``action`` (:func:`~teamleduc.envs.game.action_index`)
+    instead of a bare AssertionError (which ``python -O`` would also skip); ``None`` is the
+    action of an agent that is done, and only of one. A fast path for plain ints 0..2."""
 
     def __init__(self, env):
         super().__init__(env)
@@ -198,8 +205,16 @@ class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
     def step(self, action):
         if type(action) is int and 0 <= action < 3:
             self.env.step(action)
-        else:
-            super().step(action)
+            return
+        raw = self._raw
+        agent = raw.agent_selection
+        done = raw.terminations[agent] or raw.truncations[agent]
+        if action is None and done:
+            self.env.step(None)
+            return
+        if done:
+            raise ValueError(f"action {action!r}: {agent} is done; its only action is None")
+        self.env.step(action_index(action))
 
 
 def env(
@@ -214,5 +229,11 @@ def env(
     ``illegal_reward`` it ends the hand with that reward instead (``TerminateIllegalWrapper``)."""
     e = raw_env(preset, team_rewards=team_rewards, render_mode=render_mode)
     if illegal_reward is not None:
+        if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(
+            illegal_reward, numbers.Real
+        ):
+            raise TypeError(f"illegal_reward must be a number or None, not {illegal_reward!r}")
+        if not np.isfinite(illegal_reward):
+            raise ValueError(f"illegal_reward must be finite, not {illegal_reward!r}")
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
     return OrderEnforcing(AssertOutOfBounds(e))

@@ -29,23 +29,57 @@ history        H * 3S  slot k (the k-th action of the hand, both rounds, in orde
 from __future__ import annotations
 
 import functools
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..config import GameConfig, get_config
+from ..errors import ArgumentTypeError, ArgumentValueError
 from ..infosets import InfosetTable, infoset_tables, mask
 from ..payoffs import utilities_at
 from ..rules import ACTION_CHARS
 from ..tree import CHANCE, DECISION, TERMINAL, PublicTree, build_tree
 
-__all__ = ["EnvGame", "Hand", "IllegalActionError", "agent_name", "env_game"]
+__all__ = [
+    "EnvGame",
+    "Hand",
+    "IllegalActionError",
+    "action_index",
+    "agent_name",
+    "env_game",
+]
 
 BLOCKS = ("own_rank", "community", "seat", "to_act", "active", "contributions", "history")
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal for the seat to act (the message names the legal ones)."""
+
+
+_ACTIONS = "0 c call/check, 1 r raise, 2 f fold"
+
+
+def action_index(action) -> int:
+    """``action`` as 0, 1 or 2 if it is in the action space ``Discrete(3)``: an int or numpy
+    integer (0-d integer arrays too), not a bool, float or string. TypeError or ValueError
+    naming ``action`` otherwise (as Gymnasium's ``Discrete.contains`` decides: ``1.0`` and
+    ``'1'`` are outside it; ``int(1.5)`` would have played a raise)."""
+    if type(action) is int and 0 <= action < 3:  # the fast path: a plain int
+        return action
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        hint = " (None is only for an agent that is done)" if action is None else ""
+        raise ArgumentTypeError(
+            f"action must be an integer 0, 1 or 2 ({_ACTIONS}), not "
+            f"{type(action).__name__} {action!r}{hint}"
+        )
+    if not 0 <= action < 3:
+        raise ArgumentValueError(
+            f"action {int(action)} is outside the action space Discrete(3) ({_ACTIONS})"
+        )
+    return int(action)
 
 
 def agent_name(seat: int) -> str:
@@ -255,13 +289,11 @@ class Hand:
     # -- stepping --------------------------------------------------------------------------
 
     def act(self, action: int) -> None:
-        """The seat to act takes ``action`` (0 c, 1 r, 2 f); IllegalActionError if illegal."""
+        """The seat to act takes ``action`` (0 c, 1 r, 2 f): TypeError or ValueError if it is
+        outside ``Discrete(3)`` (:func:`action_index`), IllegalActionError if illegal here."""
         node = self.node
-        try:
-            a = int(action)
-            child = int(self._children.item(node, a)) if 0 <= a < 3 else -1
-        except (TypeError, ValueError):
-            child = -1
+        a = action if type(action) is int and 0 <= action < 3 else action_index(action)
+        child = int(self._children.item(node, a))
         if child < 0 or self._kind[node] != DECISION:
             raise IllegalActionError(self.illegal_message(action))
         seat = int(self._actor[node])

@@ -5,6 +5,14 @@ table of cumulative probabilities, and read a seat's payoff from the exact table
 :func:`teamleduc.envs.simulate.payoff_tables`; those three steps are written once, here. The
 kernels live in one file because numba's on-disk cache of a function is invalidated by a
 change of its own file only: a helper edited in another module would leave stale callers.
+
+The Q-learner's kernel, :func:`train_slice`, runs a bounded slice of episodes and returns, so
+that Ctrl-C is never held off (Python runs its SIGINT handler only between two calls: one call
+of a long training ignored Ctrl-C for minutes). The slices of one training give the results
+of one uninterrupted run, bit for bit: the first slice seeds numba's generator
+(:func:`seed_generator`), the later ones go on drawing from the same stream (numba keeps one
+generator state per thread, shared by every compiled function, and nothing else draws from it
+between two slices of one ``train``), and ``deck`` carries the dealing state across slices.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ from numba import njit, prange
 
 from ..tree import CHANCE, TERMINAL
 
-__all__ = ["CHUNK", "play_hands", "train_episodes"]
+__all__ = ["CHUNK", "play_hands", "seed_generator", "train_slice"]
 
 #: hands per chunk of the simulator (each chunk reseeds numba's generator, so the same seed
 #: gives the same hands whatever the number of threads)
@@ -136,11 +144,17 @@ def play_hands(
 
 
 @njit(cache=True)
-def train_episodes(
+def seed_generator(seed):
+    """Seed numba's generator of this thread (the one :func:`train_slice` draws from)."""
+    np.random.seed(seed)
+
+
+@njit(cache=True)
+def train_slice(
     n,
     start,
-    seed,
     learn_seats,
+    deck,
     children,
     kind,
     actor,
@@ -153,7 +167,6 @@ def train_episodes(
     alpha,
     gamma,
     epsilon,
-    num_cards,
     suits,
     num_seats,
     has_community,
@@ -163,10 +176,12 @@ def train_episodes(
     paid,
     share,
 ):
-    np.random.seed(seed)
+    """Episodes ``start .. start + n - 1`` of Q-learning (module docstring of
+    :mod:`teamleduc.agents.qlearning`), updating ``Q`` in place and drawing from numba's
+    generator as it is; ``deck`` (the cards, shuffled in place from one episode to the next)
+    carries the dealing state from one slice to the next. Returns ``start + n``."""
     need = num_seats + (1 if has_community else 0)
-    num_ranks = num_cards // suits
-    deck = np.arange(num_cards)
+    num_ranks = deck.shape[0] // suits
     cards = np.zeros(num_seats, np.int64)
     L = learn_seats.shape[0]
     for e in range(start, start + n):

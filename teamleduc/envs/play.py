@@ -12,9 +12,12 @@ correlated reach. Exact: nothing is sampled.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ..config import get_config
+from ..errors import ArgumentTypeError, ArgumentValueError
 from ..reach import coalition_weights, seat_terminal_reach, team_reach
 from ..submission import Submission
 from ..tree import build_tree
@@ -33,14 +36,24 @@ _LOOKUP = {w: a for a, words in ACTION_WORDS.items() for w in words}
 
 def parse_action(text: str) -> int | None:
     """0 c, 1 r, 2 f for a typed word (``c``, ``call``, ``check``, ``r``, ``raise``, ``f``,
-    ``fold``, or the digit); None if it is none of them."""
+    ``fold``, or the digit); None if it is none of them. TypeError if ``text`` is not a str."""
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"text must be a str, not {type(text).__name__}")
     return _LOOKUP.get(text.strip().lower())
 
 
 def seat_value(preset, players, seat: int) -> float:
     """Exact expected utility of 0-based ``seat`` when ``players`` (one submission argument for
-    every team, or one per team) play every seat, in chips per hand."""
+    every team, or one per team) play every seat, in chips per hand. A seat that is not an int
+    of ``0..num_seats - 1`` is refused (TypeError / ValueError naming it)."""
     config = get_config(preset)
+    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral):
+        raise ArgumentTypeError(f"seat must be a 0-based int, not {type(seat).__name__} {seat!r}")
+    if not 0 <= seat < config.num_seats:
+        raise ArgumentValueError(
+            f"seat {int(seat)}: {config.name} has 0-based seats 0..{config.num_seats - 1}"
+        )
+    seat = int(seat)
     tree = build_tree(config)
     entrants = team_entrants(config, players)
     t = config.team_of(seat)

@@ -16,14 +16,20 @@ Seats in a policy mapping are keyed by agent name (``"player_1"``) or by 0-based
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+import numbers
+import os
+from collections.abc import Iterable, Mapping
 
 import numpy as np
+import pandas as pd
 
+from ..arguments import check_seed
 from ..baselines import baseline_strategy, is_baseline
 from ..config import get_config
-from ..entrants import load_entrant
-from ..errors import TeamLeducError
+from ..entrants import Entrant, load_entrant
+from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
+from ..files.model import real_array
 from ..submission import Submission, write_submission
 from ..tree import build_tree
 from .game import env_game
@@ -37,25 +43,40 @@ __all__ = [
 ]
 
 
-def team_entrants(config, players) -> list:
+def team_entrants(config, players, what: str = "players") -> list:
     """One :class:`~teamleduc.entrants.Entrant` per team of ``config``.
 
-    ``players`` is one submission argument (a baseline name, a path or a Submission) playing
-    every team, or a sequence with one per team (team A first); each must play its team's seats.
+    ``players`` is one submission argument (a baseline name, a path, a Submission or an
+    Entrant) playing every team, or a list or tuple with one per team (team A first); each must
+    play its team's seats. A loaded Submission is checked against the game
+    (:func:`~teamleduc.files.model.check_submission`), so one of another preset is refused
+    here, not mid-episode. Errors name the argument ``what``.
     """
     config = get_config(config)
     teams = config.teams
-    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+    single = (str, bytes, os.PathLike, Entrant, Submission)
+    if isinstance(players, single) or hasattr(players, "strategies"):
         players = [players] * len(teams)
-    players = list(players)
+    elif isinstance(players, (list, tuple)):
+        players = list(players)
+    else:
+        raise ArgumentTypeError(
+            f"{what}: give a baseline name, a submission path or a Submission (for every "
+            f"team), or a list with one per team; not {type(players).__name__} {players!r}"[:300]
+        )
     if len(players) != len(teams):
-        raise TeamLeducError(
-            f"{config.name} has {len(teams)} teams; give one submission for all of them or "
-            f"one per team, not {len(players)}"
+        raise ArgumentValueError(
+            f"{what}: {config.name} has {len(teams)} teams; give one submission for all of them "
+            f"or one per team, not {len(players)}"
         )
     out = []
-    for spec, seats in zip(players, teams):
-        entrant = load_entrant(spec, config, seats=tuple(seats))
+    for t, (spec, seats) in enumerate(zip(players, teams)):
+        if not isinstance(spec, single) and not hasattr(spec, "strategies"):
+            raise ArgumentTypeError(
+                f"{what}[{t}]: a baseline name, a submission path or a Submission, not "
+                f"{type(spec).__name__} {spec!r}"[:300]
+            )
+        entrant = load_entrant(spec, config, seats=tuple(seats), role=what)
         missing = [s + 1 for s in seats if s not in entrant.submission.strategies]
         if missing:
             raise TeamLeducError(
@@ -80,9 +101,9 @@ class SubmissionPolicy:
     (1-based) at ``info["infoset_index"]``; ``probabilities(observation, info)`` its (3,) row.
     """
 
-    def __init__(self, players, preset="team-leduc", seed=None):
+    def __init__(self, players, preset="team-leduc", seed=None, *, what: str = "players"):
         self.config = get_config(preset)
-        self.entrants = team_entrants(self.config, players)
+        self.entrants = team_entrants(self.config, players, what)
         self.name = " / ".join(dict.fromkeys(e.name for e in self.entrants))
         self._team_of = [self.config.team_of(s) for s in range(self.config.num_seats)]
         self._meta = [np.cumsum(e.submission.probs) for e in self.entrants]
@@ -90,7 +111,8 @@ class SubmissionPolicy:
             self.entrants[self._team_of[s]].submission.strategies[s]
             for s in range(self.config.num_seats)
         ]
-        self.rng = np.random.default_rng(seed)
+        self._sizes = [a.shape[1] for a in self._strategies]
+        self.rng = np.random.default_rng(check_seed(seed, high=None, optional=True))
         self.signals = [0] * len(self.entrants)  # index into each team's meta-strategy
         self._hand = None
 
@@ -102,7 +124,21 @@ class SubmissionPolicy:
         ]
 
     def row(self, seat: int, infoset_index: int) -> np.ndarray:
-        """(3,) probabilities of 0-based ``seat`` at an information set, under the drawn signal."""
+        """(3,) probabilities of 0-based ``seat`` at an information set, under the drawn signal.
+        ValueError for a seat or an index out of range (-1, the index the environments give an
+        agent that is not to act, would read the last row), TypeError for a non-integer."""
+        if not (type(seat) is int and type(infoset_index) is int):  # the fast path: plain ints
+            seat = _index(seat, "seat")
+            infoset_index = _index(infoset_index, "infoset_index")
+        if not 0 <= seat < len(self._sizes):
+            raise ValueError(
+                f"seat {seat}: {self.config.name} has 0-based seats 0..{len(self._sizes) - 1}"
+            )
+        if not 0 <= infoset_index < self._sizes[seat]:
+            raise ValueError(
+                f"infoset_index {infoset_index} of player_{seat + 1}: expected 0.."
+                f"{self._sizes[seat] - 1} (-1 means the seat is not to act)"
+            )
         return self._strategies[seat][self.signals[self._team_of[seat]], infoset_index]
 
     def sample(self, seat: int, infoset_index: int) -> int:
@@ -119,30 +155,73 @@ class SubmissionPolicy:
         if hand is None or hand != self._hand:
             self._hand = hand
             self.new_hand()
-        return int(info["seat"]) - 1
+        return _index(info["seat"], "info['seat']") - 1
 
     def probabilities(self, observation, info) -> np.ndarray:
         seat = self._follow(info)
-        return self.row(seat, int(info["infoset_index"]))
+        return self.row(seat, _index(info["infoset_index"], "info['infoset_index']"))
 
     def act(self, observation, info) -> int:
         seat = self._follow(info)
-        return self.sample(seat, int(info["infoset_index"]))
+        return self.sample(seat, _index(info["infoset_index"], "info['infoset_index']"))
 
     __call__ = act
 
 
+def _index(value, what: str) -> int:
+    """An int (numpy integers included); TypeError naming ``what`` for a bool, float or str."""
+    if type(value) is int:
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__} {value!r}")
+    return int(value)
+
+
 def _seat_key(config, key) -> int:
+    """0-based seat of a policy key: ``"player_k"`` (1-based) or a 0-based int; a float, a
+    bool or another string is refused (``int(1.5)`` would have been seat 2)."""
     if isinstance(key, str):
-        if key.startswith("player_") and key[7:].isdigit():
+        if key.startswith("player_") and key[7:].isascii() and key[7:].isdigit():
             seat = int(key[7:]) - 1
         else:
-            raise TeamLeducError(f"policy key {key!r}: use an agent name like player_1")
-    else:
+            raise ArgumentValueError(f"policy key {key!r}: use an agent name like player_1")
+    elif isinstance(key, numbers.Integral) and not isinstance(key, (bool, np.bool_)):
         seat = int(key)
+    else:
+        raise ArgumentTypeError(
+            f"policy key {key!r}: a seat is an agent name like 'player_1' or a 0-based int, "
+            f"not {type(key).__name__}"
+        )
     if not 0 <= seat < config.num_seats:
-        raise TeamLeducError(f"policy key {key!r}: {config.name} has seats 1..{config.num_seats}")
+        raise ArgumentValueError(
+            f"policy key {key!r}: {config.name} has seats 1..{config.num_seats} "
+            f"(player_1..player_{config.num_seats}, or 0-based ints 0..{config.num_seats - 1})"
+        )
     return seat
+
+
+def _seat_keys(config, mapping, what: str) -> dict:
+    """``{0-based seat: value}`` of a policy mapping; a seat given twice (``0`` and
+    ``"player_1"``) is refused rather than one of them silently dropped."""
+    if not isinstance(mapping, Mapping):
+        raise ArgumentTypeError(
+            f"{what}: expected a mapping {{seat: table}}, not {type(mapping).__name__}"
+        )
+    out, given = {}, {}
+    for key, value in mapping.items():
+        seat = _seat_key(config, key)
+        if seat in out:
+            raise ArgumentValueError(
+                f"{what}: player_{seat + 1} is given twice (keys {given[seat]!r} and {key!r})"
+            )
+        out[seat], given[seat] = value, key
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _strings_index(table) -> pd.Index:
+    """A pandas index of one seat's information-set strings (vectorised look-ups)."""
+    return pd.Index(table.strings, dtype=object)
 
 
 def _fill_rows(tree, seat, fill) -> np.ndarray:
@@ -155,18 +234,26 @@ def _seat_table(game, seat, table, fill_rows) -> np.ndarray:
     """One seat's (n, 3) behavioural strategy from an array or a string mapping."""
     tab = game.tables[seat]
     n = tab.size
+    what = f"policy of player_{seat + 1}"
     if isinstance(table, Mapping):
         out = np.full((n, 3), np.nan)
-        for key, probs in table.items():
-            try:
-                i = tab.lookup[key]
-            except KeyError:
-                raise TeamLeducError(
-                    f"{key!r} is not an information set of player_{seat + 1} in {game.config.name}"
-                ) from None
-            out[i] = np.asarray(probs, dtype=np.float64).reshape(3)
+        keys = list(table)
+        where = _strings_index(tab).get_indexer(pd.Index(keys, dtype=object))
+        if (where < 0).any():
+            key = keys[int(np.argmax(where < 0))]
+            raise TeamLeducError(
+                f"{key!r} is not an information set of player_{seat + 1} in {game.config.name}"
+            )
+        values = real_array(list(table.values()), what)
+        if values.shape != (len(keys), 3):
+            raise ArgumentValueError(
+                f"{what}: expected three probabilities (p_c, p_r, p_f) per information set"
+            )
+        out[where] = values
     else:
-        out = np.array(table, dtype=np.float64)
+        if isinstance(table, (str, bytes)):
+            raise ArgumentTypeError(f"{what}: expected an (n, 3) array, not {table!r}"[:200])
+        out = real_array(table, what).copy()
         if out.shape != (n, 3):
             raise TeamLeducError(
                 f"policy of player_{seat + 1}: shape {out.shape}, expected ({n}, 3) "
@@ -198,10 +285,21 @@ def policy_submission(policy, preset="team-leduc", *, probs=None, fill="uniform"
     """
     game = env_game(preset)
     config = game.config
-    signals = [policy] if isinstance(policy, Mapping) else list(policy)
+    if isinstance(policy, Mapping):
+        signals = [policy]
+    elif isinstance(policy, (str, bytes)) or not isinstance(policy, Iterable):
+        raise ArgumentTypeError(
+            "policy: expected {seat: table} or a list of them (one per signal), not "
+            f"{type(policy).__name__}"
+        )
+    else:
+        signals = list(policy)
     if not signals:
-        raise TeamLeducError("the policy has no signal")
-    keyed = [{_seat_key(config, k): v for k, v in sig.items()} for sig in signals]
+        raise ArgumentValueError("the policy has no signal")
+    keyed = [
+        _seat_keys(config, sig, f"policy[{k}]" if len(signals) > 1 else "policy")
+        for k, sig in enumerate(signals)
+    ]
     played = set(keyed[0])
     if any(set(k) != played for k in keyed):
         raise TeamLeducError("every signal of the policy must give the same seats")
@@ -213,7 +311,12 @@ def policy_submission(policy, preset="team-leduc", *, probs=None, fill="uniform"
         strategies[s] = np.stack(
             [_seat_table(game, s, k[s], fill_rows) if s in k else fill_rows for k in keyed]
         )
-    p = np.full(len(keyed), 1.0 / len(keyed)) if probs is None else np.asarray(probs, float)
+    if probs is None:
+        p = np.full(len(keyed), 1.0 / len(keyed))
+    else:
+        p = real_array(probs, "probs").reshape(-1)
+        if p.size != len(keyed):
+            raise ArgumentValueError(f"probs: {p.size} probabilities for {len(keyed)} signals")
     sub = Submission(np.arange(len(keyed)), p, tuple(seats), strategies)
     problems = sub.problems(config)
     if problems:
@@ -227,13 +330,20 @@ def greedy_policy(values, preset="team-leduc") -> dict:
     action in the order c, r, f."""
     game = env_game(preset)
     out = {}
-    for key, v in values.items():
-        seat = _seat_key(game.config, key)
+    keys = {seat: key for seat, key in zip(_seat_keys(game.config, values, "values"), values)}
+    for seat, key in keys.items():
         legal = game.tables[seat].legal
-        v = np.asarray(v, dtype=np.float64)
+        v = real_array(values[key], f"values of player_{seat + 1}")
         if v.shape != legal.shape:
             raise TeamLeducError(
                 f"values of player_{seat + 1}: shape {v.shape}, expected {legal.shape}"
+            )
+        nan = np.isnan(v) & legal
+        if nan.any():  # argmax would pick the NaN: a policy from no value at all
+            i = int(np.argmax(nan.any(axis=1)))
+            raise ArgumentValueError(
+                f"values of player_{seat + 1}: NaN at row {i} ({game.tables[seat].strings[i]}) "
+                f"on a legal action ({int(nan.any(axis=1).sum()):,} rows with NaN)"
             )
         best = np.argmax(np.where(legal, v, -np.inf), axis=1)
         out[key] = np.eye(3)[best]

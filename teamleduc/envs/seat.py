@@ -16,10 +16,14 @@ and ``action_space.sample()`` draws a legal action; an illegal action raises
 
 from __future__ import annotations
 
+import numbers
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from ..arguments import check_flag, check_seed
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .game import Hand, env_game
 from .policies import SubmissionPolicy
 from .render import render_table
@@ -70,14 +74,20 @@ class SeatEnv(gymnasium.Env):
         self.game = game
         self.config = game.config
         S = self.config.num_seats
-        if not 1 <= int(seat) <= S:
-            raise ValueError(f"seat must be 1..{S} for {self.config.name}, not {seat!r}")
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, numbers.Integral):
+            raise ArgumentTypeError(
+                f"seat must be an int 1..{S} (1-based, as player_1 ... player_{S}), not "
+                f"{type(seat).__name__} {seat!r}"
+            )
+        if not 1 <= seat <= S:
+            raise ArgumentValueError(f"seat must be 1..{S} for {self.config.name}, not {seat!r}")
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         self.seat = int(seat) - 1
         self.render_mode = render_mode
-        self.team_rewards = bool(team_rewards)
-        self.others = SubmissionPolicy(others, self.config)
+        self.team_rewards = check_flag(team_rewards, "team_rewards")
+        seed = check_seed(seed, high=None, optional=True)
+        self.others = SubmissionPolicy(others, self.config, what="others")
         self.observation_space = spaces.Box(0.0, game.obs_high, dtype=np.float32)
         team = self.config.teams[self.config.team_of(self.seat)]
         self._reward_seats = list(team) if self.team_rewards else [self.seat]
@@ -88,6 +98,8 @@ class SeatEnv(gymnasium.Env):
         self._over = True
 
     def reset(self, *, seed=None, options=None):
+        # numpy integers too, which Gymnasium's seeding refuses
+        seed = check_seed(seed, high=None, optional=True)
         if seed is None and self._seed is not None:
             seed, self._seed = self._seed, None
         super().reset(seed=seed)

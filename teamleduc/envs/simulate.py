@@ -16,10 +16,13 @@ check of the exact evaluator, never as a grader.
 from __future__ import annotations
 
 import functools
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..arguments import check_seed
+from ..errors import ArgumentTypeError, ArgumentValueError
 from ..payoffs import payoff_groups
 from ..tree import PublicTree
 from .game import env_game
@@ -101,8 +104,9 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
     preset : preset name or GameConfig.
     submissions : one submission argument (baseline name, path or Submission) for every team,
         or one per team (team A first). Each team draws its own signal per hand.
-    n_hands : number of hands.
-    seed : seed of the simulator's generator.
+    n_hands : number of hands (an int >= 1).
+    seed : seed of the simulator's generator, an int in 0..2**32 - 1 (the kernel's generator
+        takes 32 bits: a larger seed would silently repeat a smaller one's hands).
 
     Returns
     -------
@@ -111,10 +115,19 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
     import time
 
     t0 = time.perf_counter()
+    if isinstance(n_hands, (bool, np.bool_)) or not isinstance(n_hands, numbers.Integral):
+        raise ArgumentTypeError(
+            f"n_hands must be an int >= 1, not {type(n_hands).__name__} {n_hands!r}"
+        )
+    if n_hands < 1:
+        raise ArgumentValueError(f"n_hands must be >= 1, not {n_hands}")
+    seed = check_seed(seed, "seed", high=2**32)  # the kernel's generator takes 32 bits
+    if seed is None:
+        raise ArgumentTypeError("seed must be an int in 0..2**32 - 1, not None")
     game = env_game(preset)
     config, tree = game.config, game.tree
     S = config.num_seats
-    entrants = team_entrants(config, submissions)
+    entrants = team_entrants(config, submissions, "submissions")
     team_of = np.array([config.team_of(s) for s in range(S)], np.int64)
     gid, zrow = tree_tables(tree)
     blocks, base, size = [], [], []
@@ -132,13 +145,20 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
     for t, e in enumerate(entrants):
         meta_cum[t, : meta_len[t]] = np.cumsum(e.submission.probs)
     n = int(n_hands)
-    cards = np.empty((n, S), np.int8 if config.num_ranks < 128 else np.int64)
-    terminal = np.empty(n, np.int64)
-    utilities = np.empty((n, S), np.float64)
+    try:
+        cards = np.empty((n, S), np.int8 if config.num_ranks < 128 else np.int64)
+        terminal = np.empty(n, np.int64)
+        utilities = np.empty((n, S), np.float64)
+    except MemoryError:
+        need = n * (S * (1 if config.num_ranks < 128 else 8) + 8 + 8 * S)
+        raise ArgumentValueError(
+            f"n_hands={n:,}: the results need {need / 2**30:,.1f} GiB, more than this machine "
+            "can give; simulate fewer hands per call"
+        ) from None
     group, pot, paid, share = payoff_tables(tree)
     play_hands(
         n,
-        int(seed) % (2**32),
+        seed,
         tree.children,
         tree.kind,
         tree.actor,

@@ -21,6 +21,7 @@ the union of both cumulative distributions), as the 2025 format and the solver n
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -28,7 +29,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..config import GameConfig, get_config
-from ..infosets import InfosetTable, infoset_tables
+from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
+from ..infosets import InfosetTable, infoset_tables, tables_for
 from ..tree import build_tree
 from .safeio import Finding
 
@@ -38,12 +40,58 @@ STRATEGY_CSV = "strategy{signal}-player{seat}.csv"
 ACTION_NAMES = {"c": "call/check", "r": "raise", "f": "fold"}
 
 
+def _is_real(v) -> bool:
+    return isinstance(v, numbers.Real)
+
+
+def real_array(value, what: str) -> np.ndarray:
+    """``value`` as a float64 array (no copy when it already is one); ArgumentTypeError naming
+    ``what`` when it holds anything but real numbers or booleans (strings, complex numbers,
+    None), ArgumentValueError when it is ragged. numpy would silently drop an imaginary part
+    and parse ``"0.5"``; neither is a probability."""
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError) as e:  # ragged nested sequences
+        raise ArgumentValueError(f"{what}: not an array of numbers ({e})") from None
+    if a.dtype.kind in "biuf":
+        return a.astype(np.float64, copy=False)
+    if a.dtype.kind == "O":  # e.g. a pandas object column: every element must be a real number
+        real = np.asarray(np.frompyfunc(_is_real, 1, 1)(a), dtype=bool)
+        if real.all():
+            return a.astype(np.float64)
+        bad = a.ravel()[int(np.argmin(real.ravel()))]
+        raise ArgumentTypeError(f"{what}: expected real numbers, found {bad!r}")
+    raise ArgumentTypeError(
+        f"{what}: expected real numbers, got an array of dtype {a.dtype}"
+        + (f" ({a.ravel()[0]!r}, ...)" if a.size else "")
+    )
+
+
+def _signal_ids(value) -> np.ndarray:
+    a = real_array(value, "Submission signals").reshape(-1)
+    ints = a.astype(np.int64)
+    if not np.array_equal(ints, a):  # 0.5 (or nan) would become signal 0
+        raise ArgumentValueError(f"Submission signals must be integers, got {a.tolist()[:5]}")
+    return ints
+
+
+def _seat_index(s, what: str) -> int:
+    """A 0-based seat (int or numpy integer, not a bool or a float such as 1.5)."""
+    if isinstance(s, numbers.Integral) and not isinstance(s, (bool, np.bool_)):
+        if s < 0:
+            raise ArgumentValueError(f"{what}: seat {s} is negative (seats are 0-based here)")
+        return int(s)
+    raise ArgumentTypeError(f"{what}: a seat is a 0-based int, not {type(s).__name__} {s!r}")
+
+
 @dataclass(frozen=True, eq=False)
 class Submission:
     """A correlated strategy for the seats played (see the module docstring for the layout).
 
-    Treat the arrays as immutable. :meth:`check` verifies the values; the constructor only
-    normalises dtypes and checks shapes.
+    Treat the arrays as immutable. :meth:`check` verifies the values (and :func:`check_submission`
+    a whole object against a game); the constructor normalises dtypes and checks types and
+    shapes: ArgumentTypeError (a TypeError) for strings, complex numbers, float or bool seats,
+    ArgumentValueError (a ValueError) for shapes that do not fit.
     """
 
     signals: np.ndarray
@@ -52,20 +100,30 @@ class Submission:
     strategies: Mapping[int, np.ndarray]
 
     def __post_init__(self) -> None:
-        signals = np.asarray(self.signals, dtype=np.int64).reshape(-1)
-        probs = np.asarray(self.probs, dtype=np.float64).reshape(-1)
-        seats = tuple(sorted(int(s) for s in self.seats))
+        signals = _signal_ids(self.signals)
+        probs = real_array(self.probs, "Submission probs").reshape(-1)
+        if isinstance(self.seats, (str, bytes)) or not isinstance(self.seats, Iterable):
+            raise ArgumentTypeError(
+                f"Submission seats must be a sequence of 0-based seats, not {self.seats!r}"
+            )
+        seats = tuple(sorted(_seat_index(s, "Submission seats") for s in self.seats))
+        if not isinstance(self.strategies, Mapping):
+            raise ArgumentTypeError(
+                "Submission strategies must be a mapping {0-based seat: (K, n, 3) array}, not "
+                f"{type(self.strategies).__name__}"
+            )
+        keys = [_seat_index(k, "Submission strategies key") for k in self.strategies]
         if signals.shape != probs.shape or signals.size == 0:
-            raise ValueError(
+            raise ArgumentValueError(
                 f"signals {signals.shape} and probs {probs.shape} must be equal, non-empty"
             )
-        if len(set(seats)) != len(seats) or set(seats) != set(self.strategies):
-            raise ValueError(f"seats {seats} and strategy keys {sorted(self.strategies)} differ")
+        if len(set(seats)) != len(seats) or set(seats) != set(keys) or len(keys) != len(seats):
+            raise ArgumentValueError(f"seats {seats} and strategy keys {sorted(keys)} differ")
         strategies = {}
         for s in seats:
-            a = np.asarray(self.strategies[s], dtype=np.float64)
+            a = real_array(self.strategies[s], f"Submission strategy of seat {s + 1}")
             if a.ndim != 3 or a.shape[0] != signals.size or a.shape[2] != 3:
-                raise ValueError(
+                raise ArgumentValueError(
                     f"strategy of seat {s + 1} has shape {a.shape}; expected ({signals.size}, n, 3)"
                 )
             strategies[s] = a
@@ -80,15 +138,18 @@ class Submission:
 
     def restrict(self, seats: Iterable[int]) -> Submission:
         """The same meta-strategy with only ``seats`` (0-based), e.g. one team."""
-        seats = tuple(sorted(seats))
+        seats = tuple(sorted(_seat_index(s, "restrict") for s in seats))
         missing = set(seats) - set(self.seats)
         if missing:
-            raise ValueError(f"seats {sorted(s + 1 for s in missing)} are not in this submission")
+            raise ArgumentValueError(
+                f"seats {sorted(s + 1 for s in missing)} are not in this submission"
+            )
         return Submission(self.signals, self.probs, seats, {s: self.strategies[s] for s in seats})
 
     def problems(self, config: GameConfig | None = None) -> list[str]:
-        """Everything wrong with the values (empty when valid); with ``config`` also row
-        counts and illegal actions."""
+        """Everything wrong with the values (empty when valid); with ``config`` also the seats,
+        the row counts and illegal actions. Each problem names its first bad row (seat, signal,
+        line and, with ``config``, the information set). Vectorised: one pass per seat."""
         out = []
         if np.unique(self.signals).size != self.signals.size:
             out.append("signal ids are not unique")
@@ -96,29 +157,85 @@ class Submission:
             out.append("signal ids must be non-negative")
         p = self.probs
         if not np.isfinite(p).all() or (p < 0).any() or (p > 1).any():
-            out.append("signal probabilities must be finite and in [0, 1]")
+            out.append(f"signal probabilities must be finite and in [0, 1], got {p.tolist()[:5]}")
         elif abs(p.sum() - 1.0) > TOLERANCE:
             out.append(f"signal probabilities sum to {float(p.sum())!r}, not 1")
-        tables = infoset_tables(build_tree(config)) if config is not None else None
+        tables = tables_for(config) if config is not None else None
         for s in self.seats:
             a = self.strategies[s]
-            if tables is not None and (s >= len(tables) or a.shape[1] != tables[s].size):
-                want = tables[s].size if s < len(tables) else "no such seat"
-                out.append(f"seat {s + 1}: {a.shape[1]} rows, expected {want}")
-                continue
-            if not np.isfinite(a).all() or (a < 0).any() or (a > 1).any():
-                out.append(f"seat {s + 1}: probabilities must be finite and in [0, 1]")
-            elif (np.abs(a.sum(axis=2) - 1.0) > TOLERANCE).any():
-                out.append(f"seat {s + 1}: some rows do not sum to 1")
-            if tables is not None and (a[:, ~tables[s].legal] != 0).any():
-                out.append(f"seat {s + 1}: non-zero probability on an illegal action")
+            legal = None
+            if tables is not None:
+                if s >= len(tables):
+                    out.append(
+                        f"seat {s + 1}: no such seat ({config.name} has seats 1..{len(tables)})"
+                    )
+                    continue
+                if a.shape[1] != tables[s].size:
+                    out.append(
+                        f"seat {s + 1}: {a.shape[1]:,} rows, expected {tables[s].size:,} "
+                        f"(the information sets of seat {s + 1} in {config.name}: a submission "
+                        "for another preset?)"
+                    )
+                    continue
+                legal = tables[s].legal
+            K, n = a.shape[:2]
+            flat = a.reshape(-1, 3)
+            bad = value_problems(
+                flat, None if legal is None else np.tile(legal, (K, 1)), np.ones(K * n, bool)
+            )
+            if bad.any():
+                first = int(np.argmax(bad))
+                k, i = divmod(first, n)
+                where = f"line {i + 1}" + (
+                    f" ({tables[s].strings[i]})" if tables is not None else ""
+                )
+                count = int(bad.sum())
+                more = f" ({count - 1:,} more bad rows)" if count > 1 else ""
+                out.append(
+                    f"seat {s + 1}, signal {int(self.signals[k])}, {where}: "
+                    + describe_values(flat[first], None if legal is None else legal[i], "crf")
+                    + more
+                )
         return out
 
     def check(self, config: GameConfig | None = None) -> None:
-        """Raise ValueError naming the first problem, if any (see :meth:`problems`)."""
+        """Raise ArgumentValueError (a ValueError) naming the problems, if any (see
+        :meth:`problems`)."""
         problems = self.problems(config)
         if problems:
-            raise ValueError("invalid submission: " + "; ".join(problems))
+            raise ArgumentValueError("invalid submission: " + "; ".join(problems), exit_code=1)
+
+
+def check_submission(obj, config: GameConfig, what: str = "the submission") -> Submission:
+    """``obj`` (a Submission, or any object with ``signals``, ``probs``, ``seats`` and
+    ``strategies``) as a Submission valid for ``config``: every seat in the game, each seat's
+    array of the preset's shape, finite, in [0, 1], rows summing to 1 within
+    :data:`TOLERANCE`, nothing on an illegal action, the signal probabilities a distribution.
+
+    The one check of a loaded object at every boundary that takes one (the submission
+    resolver, the environments, the simulator, evaluate, match, the best responses): a
+    compiled kernel indexes the arrays by the preset's information-set ids, so an array for
+    another preset or a NaN would run it past its tables or return garbage. Raises
+    :class:`ArgumentValueError` (a ValueError, exit code 1) or :class:`ArgumentTypeError`
+    naming ``what`` and the first bad row of each seat. Vectorised: a few passes per seat.
+    """
+    if not isinstance(obj, Submission):
+        missing = [f for f in ("signals", "probs", "seats", "strategies") if not hasattr(obj, f)]
+        if missing:
+            raise ArgumentTypeError(
+                f"{what}: a {type(obj).__name__} is not a submission (no {', '.join(missing)})"
+            )
+        try:
+            obj = Submission(obj.signals, obj.probs, obj.seats, obj.strategies)
+        except TeamLeducError as e:
+            raise type(e)(f"{what}: {e}") from None
+    problems = obj.problems(config)
+    if problems:
+        raise ArgumentValueError(
+            f"{what}: not a valid submission for {config.name}: " + "; ".join(problems),
+            exit_code=1,
+        )
+    return obj
 
 
 def uniform_submission(config: GameConfig | str, seats: Iterable[int] | None = None) -> Submission:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from ..arguments import check_path
 from ..config import GameConfig, get_config
 from .container import UNUSED_SHOWN, read_container
 from .csv_format import CSV_FORMAT
@@ -168,6 +169,7 @@ def load_submission(
     Raises :class:`SubmissionError` listing every problem if the submission is invalid
     (use :func:`teamleduc.validate.validate_submission` for the full report and warnings).
     """
+    check_path(path)
     config = get_config(config)
     result = read_path(path, config, seats=seats, keep=True)
     if result.errors:

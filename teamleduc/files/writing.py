@@ -14,7 +14,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..arguments import check_path
 from ..config import GameConfig
+from ..errors import ArgumentTypeError
 from ..infosets import format_rows
 from ..outputs import staged_file, staged_folder
 from .csv_format import format_meta
@@ -86,6 +88,9 @@ def write_submission(
     ``path`` exists (unless an empty folder, or ``overwrite``); TeamLeducError if ``path`` is
     or holds the current folder or one of ``inputs``. Returns ``path``.
     """
+    if not isinstance(sub, Submission):
+        raise ArgumentTypeError(f"sub must be a Submission, not {type(sub).__name__}")
+    check_path(path)
     sub.check(config)
     with atomic_output(path, overwrite, inputs=inputs) as out:
         out.add(META_NAME, format_meta(sub.signals, sub.probs).encode())

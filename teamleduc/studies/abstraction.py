@@ -41,6 +41,7 @@ narrows the buckets around the thresholds and widens them elsewhere.
 
 from __future__ import annotations
 
+import numbers
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,8 @@ def check_arguments(config: GameConfig, buckets: int) -> None:
     """TeamLeducError unless ``config`` is a two-player game and 1 <= buckets <= ranks."""
     if config.num_seats != 2 or any(len(t) != 1 for t in config.teams):
         raise TeamLeducError(f"--preset: {config.name} is not a two-player game")
+    if isinstance(buckets, bool) or not isinstance(buckets, numbers.Integral):
+        raise TeamLeducError(f"--buckets must be an int, not {type(buckets).__name__} {buckets!r}")
     if not 1 <= buckets <= config.num_ranks:
         raise TeamLeducError(
             f"--buckets must be between 1 and {config.num_ranks} (the ranks of "

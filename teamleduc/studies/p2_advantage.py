@@ -21,6 +21,8 @@ is the profile's exact on-policy value for seat 1, which is within NashConv of v
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +34,8 @@ from .tables import csv_text, json_text, markdown_table, pyplot, save_figure, wr
 DEFAULT_PRESETS = ("kuhn", "kuhn-100", "leduc", "leduc-stack50")
 METHODS = ("lp", "dcfr", "cfr+", "pcfr+")
 DEFAULT_TARGET = 1e-6
+#: the longest solve of one game, in seconds (a day: never a run of days)
+MAX_TIME_LIMIT = 86_400.0
 
 COLUMNS = [
     ("preset", "game"),
@@ -96,7 +100,10 @@ class P2AdvantageResult:
 
 
 def parse_presets(text: str) -> tuple[GameConfig, ...]:
-    """Comma-separated two-player presets; TeamLeducError naming the first bad one."""
+    """Comma-separated two-player presets; TeamLeducError naming the first bad one (shown
+    escaped, at most 80 characters of it)."""
+    from ..arguments import excerpt
+
     names = [n.strip() for n in str(text).split(",") if n.strip()]
     if not names:
         raise TeamLeducError("--presets: give at least one preset, e.g. kuhn,leduc")
@@ -104,7 +111,7 @@ def parse_presets(text: str) -> tuple[GameConfig, ...]:
     for name in names:
         if name not in PRESETS:
             raise TeamLeducError(
-                f"--presets: unknown preset {name!r}; two-player presets: "
+                f"--presets: unknown preset {excerpt(name)}; two-player presets: "
                 + ", ".join(n for n, c in PRESETS.items() if c.num_seats == 2)
             )
         config = get_config(name)
@@ -130,8 +137,7 @@ def solve_game(
     from ..infosets import infoset_tables
     from ..tree import build_tree
 
-    if method not in METHODS:
-        raise TeamLeducError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
+    check_solver_arguments(method, target, time_limit)
     t0 = time.perf_counter()
     if method == "lp":
         from ..solver.sequence_form import solve_sequence_form
@@ -163,6 +169,19 @@ def solve_game(
     )
 
 
+def check_solver_arguments(method: str, target: float, time_limit: float) -> None:
+    """TeamLeducError for an unknown ``method``, a ``target`` that is not a finite number > 0
+    or a ``time_limit`` that is not one in (0, :data:`MAX_TIME_LIMIT`]."""
+    if method not in METHODS:
+        raise TeamLeducError(f"unknown method {method!r}; use one of {', '.join(METHODS)}")
+    for what, x, top in (("target", target, math.inf), ("time_limit", time_limit, MAX_TIME_LIMIT)):
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
+            raise TeamLeducError(f"{what} must be a number, not {type(x).__name__} {x!r}")
+        if not (math.isfinite(x) and 0 < x <= top):
+            bound = "" if top == math.inf else f" and at most {top:g} (a day)"
+            raise TeamLeducError(f"{what} must be a finite number > 0{bound}, not {x!r}")
+
+
 def p2_advantage(
     presets=DEFAULT_PRESETS,
     method: str = "lp",
@@ -170,8 +189,13 @@ def p2_advantage(
     time_limit: float = 600.0,
     progress=None,
 ) -> P2AdvantageResult:
-    """Solve every preset (names or configs) and tabulate; ``progress(text)`` per game."""
-    configs = [get_config(p) for p in presets]
+    """Solve every preset (names or configs; a str is read as ``"kuhn,leduc"``) and tabulate;
+    ``progress(text)`` per game. The arguments are checked before the first solve."""
+    if isinstance(presets, str):
+        configs = list(parse_presets(presets))
+    else:
+        configs = [get_config(p) for p in presets]
+    check_solver_arguments(method, target, time_limit)
     rows = []
     for k, config in enumerate(configs, 1):
         if progress:
