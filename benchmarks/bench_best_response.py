@@ -81,8 +81,8 @@ def child(preset: str) -> dict:
         out["exploitability_s"] = time.perf_counter() - t0
         out["gap"] = e.gap
         rng = np.random.default_rng(0)
+        from teamleduc.files.model import Submission
         from teamleduc.infosets import infoset_tables
-        from teamleduc.submission import Submission
 
         tabs = infoset_tables(tree)
         K = 10

@@ -52,7 +52,7 @@ def _pure(tables, rng):
 
 
 def _submission(kind, num_signals, tables, rng, seats=None):
-    from teamleduc.submission import Submission
+    from teamleduc.files.model import Submission
 
     seats = tuple(range(len(tables))) if seats is None else tuple(seats)
     per_signal = []
@@ -89,10 +89,11 @@ def _line(label, seconds, target=None):
 def main() -> None:
     from teamleduc.config import get_config
     from teamleduc.evaluate import evaluate, evaluate_reach, team_seats
+    from teamleduc.files.reading import load_submission
+    from teamleduc.files.writing import write_submission
     from teamleduc.grade import grade
     from teamleduc.infosets import infoset_tables
     from teamleduc.reach import team_reach
-    from teamleduc.submission import load_submission, write_submission
     from teamleduc.tree import build_tree
 
     config = get_config(PRESET)

@@ -101,7 +101,8 @@ def _mixture(path: Path, seed: int) -> Path:
     """A 100-signal submission: random pure strategies with random weights, as CSV files."""
     from teamleduc.baselines import baseline_strategy
     from teamleduc.config import get_config
-    from teamleduc.submission import Submission, write_submission
+    from teamleduc.files.model import Submission
+    from teamleduc.files.writing import write_submission
     from teamleduc.tree import build_tree
 
     config = get_config(PRESET)
@@ -124,8 +125,9 @@ def _mixture(path: Path, seed: int) -> Path:
 def _dense_submission(path: Path) -> Path:
     """A 1-signal CSV submission, every legal action with a probability of at least 1e-3."""
     from teamleduc.config import get_config
+    from teamleduc.files.model import Submission
+    from teamleduc.files.writing import write_submission
     from teamleduc.infosets import infoset_tables
-    from teamleduc.submission import Submission, write_submission
     from teamleduc.tree import build_tree
 
     config = get_config(PRESET)

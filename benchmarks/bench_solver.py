@@ -75,7 +75,7 @@ def _files_gap(preset: str, folder: str) -> float:
     """The exact gap of the submission the run wrote (CSV files or team zips)."""
     from teamleduc.best_response import exploitability
     from teamleduc.config import get_config
-    from teamleduc.submission import load_submission
+    from teamleduc.files.reading import load_submission
 
     config = get_config(preset)
     r = exploitability(config, load_submission(os.path.join(folder, "submission"), config))

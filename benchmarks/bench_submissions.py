@@ -68,8 +68,8 @@ def _best(fn, repeat: int) -> tuple[float, float]:
 
 def main() -> None:
     from teamleduc.config import get_config
+    from teamleduc.files.reading import load_submission
     from teamleduc.infosets import infoset_tables
-    from teamleduc.submission import load_submission
     from teamleduc.tree import build_tree
     from teamleduc.validate import validate_submission
 

@@ -166,7 +166,7 @@ class BestResponse:
 
     def to_submission(self):
         """The response as a one-signal Submission playing the team's seats."""
-        from .submission import Submission
+        from .files.model import Submission
 
         return Submission(
             signals=np.zeros(1, np.int64),

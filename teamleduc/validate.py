@@ -1,7 +1,7 @@
 """Validation of a submission: every problem, located, in one report.
 
 :func:`validate_submission` reads a submission in any format (CSV folder or zip, a 2025 team
-zip, a folder of team zips; see :mod:`teamleduc.formats2025`) without keeping its arrays, and
+zip, a folder of team zips; see :mod:`teamleduc.files.format2025`) without keeping its arrays, and
 returns a :class:`ValidationReport`: errors (the submission is invalid) and warnings (accepted
 deviations and files nothing uses), each a :class:`~teamleduc.files.safeio.Finding` naming the file,
 the line and, for strategy lines, the information set. At most

@@ -17,7 +17,7 @@ from teamleduc.cli import cli
 from teamleduc.config import get_config
 from teamleduc.envs.play import seat_value
 from teamleduc.evaluate import evaluate
-from teamleduc.submission import load_submission
+from teamleduc.files.reading import load_submission
 from teamleduc.tree import CHANCE, DECISION, TERMINAL, build_tree
 
 BOTS = ("uniform", "aggressive", "cautious")

@@ -14,8 +14,8 @@ from teamleduc.baselines import (
 from teamleduc.cli import main
 from teamleduc.config import PRESETS, get_config
 from teamleduc.errors import TeamLeducError
+from teamleduc.files.reading import load_submission
 from teamleduc.infosets import infoset_tables
-from teamleduc.submission import load_submission
 from teamleduc.tree import build_tree
 
 NAMES = list(BASELINES) + ["random-pure:7"]

@@ -15,10 +15,10 @@ import pytest
 
 from teamleduc.belief import argmax_actions, leaf_values, max_dp, prescription_table, team_beliefs
 from teamleduc.config import get_config
+from teamleduc.dag import best_values, dag_game, flows, seats_dag
+from teamleduc.files.model import Submission
 from teamleduc.infosets import infoset_tables
 from teamleduc.reach import team_reach
-from teamleduc.solver.dag import best_values, dag_game, flows, seats_dag
-from teamleduc.submission import Submission
 from teamleduc.tree import DECISION, TERMINAL, build_tree
 
 # --------------------------------------------------------------------------- brute force

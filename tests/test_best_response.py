@@ -27,8 +27,10 @@ from teamleduc.cli import cli
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
 from teamleduc.evaluate import evaluate
+from teamleduc.files.model import Submission
+from teamleduc.files.reading import load_submission
+from teamleduc.files.writing import write_submission
 from teamleduc.infosets import infoset_tables
-from teamleduc.submission import Submission, load_submission, write_submission
 from teamleduc.tree import build_tree
 from tests.test_belief import brute_force_team_max, team_value
 from tests.test_reach import reference_team_reach, reference_weights

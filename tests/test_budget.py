@@ -18,14 +18,13 @@ from click.testing import CliRunner
 from teamleduc.best_response import exploitability
 from teamleduc.cli import cli
 from teamleduc.config import get_config
-from teamleduc.formats2025 import read_path
+from teamleduc.files.reading import load_submission, read_path
 from teamleduc.solver import native_format, solve
 from teamleduc.solver.budget import check_format
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import fits, guaranteed_value, team_submission
 from teamleduc.solver.refine import halves_export, refine_export, team_sizes
 from teamleduc.solver.stratify import stratified_counts, stratified_mixture
-from teamleduc.submission import load_submission
 
 TINY_VALUE = 0.1319361388
 

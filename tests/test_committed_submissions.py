@@ -7,7 +7,7 @@ import pytest
 
 from teamleduc.best_response import exploitability
 from teamleduc.config import get_config
-from teamleduc.submission import load_submission
+from teamleduc.files.reading import load_submission
 from teamleduc.validate import validate_submission
 
 ROOT = Path(__file__).resolve().parent.parent / "submissions"

@@ -11,8 +11,8 @@ from teamleduc.config import get_config
 from teamleduc.envs import SubmissionPolicy, env, simulate
 from teamleduc.envs.policies import policy_submission
 from teamleduc.evaluate import evaluate
+from teamleduc.files.model import Submission
 from teamleduc.infosets import infoset_tables
-from teamleduc.submission import Submission
 from teamleduc.tree import build_tree
 
 

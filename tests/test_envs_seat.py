@@ -22,7 +22,7 @@ from teamleduc.envs import (
 from teamleduc.envs.play import parse_action, seat_value
 from teamleduc.errors import TeamLeducError
 from teamleduc.evaluate import evaluate
-from teamleduc.submission import load_submission
+from teamleduc.files.reading import load_submission
 
 from .test_envs_aec import PRESETS
 from .test_envs_sampling import random_mixture

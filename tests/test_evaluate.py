@@ -19,10 +19,11 @@ from teamleduc.evaluate import (
     team_b_weights,
     team_seats,
 )
+from teamleduc.files.model import Submission
+from teamleduc.files.writing import write_submission
 from teamleduc.infosets import infoset_tables
 from teamleduc.payoffs import chance_utility
 from teamleduc.reach import team_reach
-from teamleduc.submission import Submission, write_submission
 from teamleduc.tree import build_tree
 
 from . import simulator as sim

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from teamleduc.cli import cli
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
-from teamleduc.formats2025 import (
+from teamleduc.files.convert import convert
+from teamleduc.files.format2025 import (
     COLUMNS_2025,
-    convert,
     name_2025,
     npy_bytes,
     orders_2025,
@@ -25,14 +25,11 @@ from teamleduc.formats2025 import (
     write_submission_2025,
     write_team_zip,
 )
+from teamleduc.files.model import merge_team_mixtures, uniform_submission
+from teamleduc.files.reading import load_submission
+from teamleduc.files.safeio import SubmissionError
+from teamleduc.files.writing import write_submission
 from teamleduc.infosets import infoset_tables
-from teamleduc.safeio import SubmissionError
-from teamleduc.submission import (
-    load_submission,
-    merge_team_mixtures,
-    uniform_submission,
-    write_submission,
-)
 from teamleduc.tree import build_tree
 
 from . import test_submission

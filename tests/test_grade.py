@@ -10,9 +10,9 @@ import pytest
 from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.evaluate import evaluate, evaluate_reach, team_b_weights, team_seats
+from teamleduc.files.writing import write_submission
 from teamleduc.grade import grade, pair_values
 from teamleduc.reach import team_reach
-from teamleduc.submission import write_submission
 from teamleduc.tree import build_tree
 
 from .test_evaluate import random_submission

@@ -12,9 +12,9 @@ import teamleduc.grade as grading
 from teamleduc import grade_cache
 from teamleduc.config import get_config
 from teamleduc.evaluate import BLOCK, _dot, evaluate
+from teamleduc.files.writing import write_submission
 from teamleduc.grade import grade, pair_values, parse_memory
 from teamleduc.grade_cache import GradeCache, entrant_key
-from teamleduc.submission import write_submission
 
 from . import interrupting
 from .test_evaluate import random_submission

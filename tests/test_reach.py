@@ -6,10 +6,10 @@ import pytest
 
 from teamleduc.baselines import baseline
 from teamleduc.config import get_config
+from teamleduc.files.model import Submission
 from teamleduc.infosets import infoset_tables
 from teamleduc.payoffs import chance_utility
 from teamleduc.reach import coalition_weights, seat_reach, team_reach
-from teamleduc.submission import Submission
 from teamleduc.tree import build_tree
 
 # OpenSpiel 1.x, expected_game_score.policy_value with UniformRandomPolicy (computed with

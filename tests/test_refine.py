@@ -11,9 +11,9 @@ import pytest
 
 from teamleduc.best_response import exploitability
 from teamleduc.config import get_config
+from teamleduc.dag import sweep
 from teamleduc.infosets import infoset_tables
 from teamleduc.solver import solve
-from teamleduc.solver.dag import sweep
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
 from teamleduc.solver.refine import (
@@ -370,7 +370,7 @@ def test_auto_refinement_starts_where_the_lp_export_stops_being_exact():
     """``auto`` refines small-team-leduc (its LP export is not exact: 3.1e-2 in 30 s) but not
     tiny-team-leduc (exact) nor games with teams of one; it needs about 40 iterations per
     team and 1 s, counted from the end of building the DAGs."""
-    from teamleduc.solver.dag import dag_game
+    from teamleduc.dag import dag_game
     from teamleduc.solver.refine import (
         AUTO_MIN_ITERS,
         AUTO_MIN_SECONDS,

@@ -5,7 +5,7 @@ import zipfile
 
 import pytest
 
-from teamleduc.safeio import (
+from teamleduc.files.safeio import (
     MIN_LIMIT,
     Container,
     SubmissionError,

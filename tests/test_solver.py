@@ -29,13 +29,13 @@ from scipy.optimize import linprog
 from teamleduc.best_response import exploitability
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
+from teamleduc.files.reading import load_submission
 from teamleduc.infosets import infoset_tables
 from teamleduc.payoffs import chance_utility
 from teamleduc.reach import seat_reach
 from teamleduc.solver import INTERRUPTED, ITERATION_LIMIT, METHODS, solve
 from teamleduc.solver.column_generation import solve_matrix_game
 from teamleduc.solver.dag_cfr import cfr_plus, dcfr
-from teamleduc.submission import load_submission
 from teamleduc.tree import build_tree
 
 KUHN_VALUE = -1.0 / 18.0
@@ -295,8 +295,8 @@ def test_two_round_team_game(method):
 
 def test_export_keeps_the_correlation():
     """Averaging members' marginals into one behaviour profile loses value; the export does not."""
+    from teamleduc.dag import flows, marginals
     from teamleduc.solver.common import Candidates, ProductStrategy, TeamMixture
-    from teamleduc.solver.dag import flows, marginals
     from teamleduc.solver.dag_cfr import RegretMinimizer
     from teamleduc.solver.export import export, merge_submission
 
@@ -358,9 +358,9 @@ def test_export_starts_from_the_newest_average_only():
 def test_candidate_batches():
     """A candidate met again moves to the newer batch; the newest non-empty batch is what the
     export reads; batches survive a checkpoint."""
+    from teamleduc.dag import extract_pure
     from teamleduc.solver import checkpoint as ckpt
     from teamleduc.solver.common import Candidates
-    from teamleduc.solver.dag import extract_pure
     from teamleduc.solver.dag_cfr import RegretMinimizer
 
     rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from teamleduc.config import get_config
+from teamleduc.dag import flows, marginals, product_reach
+from teamleduc.files.model import merge_team_mixtures
 from teamleduc.infosets import infoset_tables
-from teamleduc.solver.dag import flows, marginals, product_reach
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
 from teamleduc.solver.stratify import private_nodes, stratified_counts, stratified_mixture
-from teamleduc.submission import merge_team_mixtures
 
 
 @pytest.fixture(scope="module")

@@ -11,18 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from teamleduc.config import get_config
+from teamleduc.files.csv_format import parse_meta, parse_strategy_csv
+from teamleduc.files.model import Submission, combine_teams, merge_team_mixtures, uniform_submission
+from teamleduc.files.reading import load_submission
+from teamleduc.files.safeio import SubmissionError
+from teamleduc.files.writing import write_submission
 from teamleduc.infosets import infoset_tables
-from teamleduc.safeio import SubmissionError
-from teamleduc.submission import (
-    Submission,
-    combine_teams,
-    load_submission,
-    merge_team_mixtures,
-    parse_meta,
-    parse_strategy_csv,
-    uniform_submission,
-    write_submission,
-)
 from teamleduc.tree import build_tree
 
 TINY = get_config("tiny-team")

@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 
 from teamleduc.cli import cli
 from teamleduc.config import get_config
+from teamleduc.files.csv_format import parse_meta
+from teamleduc.files.model import Submission, uniform_submission
+from teamleduc.files.writing import write_submission
 from teamleduc.infosets import infoset_tables
-from teamleduc.submission import Submission, parse_meta, uniform_submission, write_submission
 from teamleduc.tree import build_tree
 from teamleduc.validate import ValidationReport, validate_submission
 

@@ -10,7 +10,7 @@ sees the bot: the bot only measures it.
 The iterations are those of :class:`teamleduc.solver.dag_cfr.RegretMinimizer` (full-width,
 alternating updates, exact). On a game whose teams are single seats (two-player Leduc, Kuhn)
 each team's belief DAG is the seat's own sequence form, so the average DAG strategy is exactly
-a behavioural strategy per seat (:func:`teamleduc.solver.dag.marginals`, no correlation lost).
+a behavioural strategy per seat (:func:`teamleduc.dag.marginals`, no correlation lost).
 ``variant``:
 
 * ``cfr``: plain CFR, regrets never discounted, uniform average (the project's algorithm);
@@ -92,7 +92,7 @@ class CFRAgent:
 
     def policy(self) -> dict:
         """{seat: (n, 3)} the average strategy (uniform before the first iteration)."""
-        from ..solver.dag import flows, marginals
+        from ..dag import flows, marginals
 
         m = self._m
         out = {}

@@ -35,7 +35,7 @@ from ..baselines import canonical_name
 from ..best_response import exploitability, nash_conv
 from ..config import get_config
 from ..errors import ArgumentTypeError, TeamLeducError
-from ..submission import write_submission
+from ..files.writing import write_submission
 from ..tree import build_tree
 from .cfr import CFRAgent
 from .expectiminimax import Expectiminimax

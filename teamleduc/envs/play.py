@@ -18,8 +18,8 @@ import numpy as np
 
 from ..config import get_config
 from ..errors import ArgumentTypeError, ArgumentValueError
+from ..files.model import Submission
 from ..reach import coalition_weights, seat_terminal_reach, team_reach
-from ..submission import Submission
 from ..tree import build_tree
 from .policies import team_entrants
 

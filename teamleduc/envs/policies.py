@@ -7,11 +7,11 @@
 * :func:`policy_submission` / :func:`write_policy`: the reverse. A tabular policy (per seat an
   (n, 3) array in information-set order, or a mapping from information-set string to
   probabilities; a list of such policies for several signals) becomes a validated
-  :class:`~teamleduc.submission.Submission`, which ``evaluate``, ``exploitability`` and
+  :class:`~teamleduc.files.model.Submission`, which ``evaluate``, ``exploitability`` and
   ``grade`` accept as it is, or a submission folder or ``.zip``.
 
 Seats in a policy mapping are keyed by agent name (``"player_1"``) or by 0-based seat (the
-:class:`~teamleduc.submission.Submission` convention).
+:class:`~teamleduc.files.model.Submission` convention).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from ..baselines import baseline_strategy, is_baseline
 from ..config import get_config
 from ..entrants import Entrant, load_entrant
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
-from ..files.model import real_array
-from ..submission import Submission, write_submission
+from ..files.model import Submission, real_array
+from ..files.writing import write_submission
 from ..tree import build_tree
 from .game import env_game
 

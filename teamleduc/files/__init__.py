@@ -14,6 +14,6 @@ One idea per module, each depending only on those listed before it:
 - :mod:`~teamleduc.files.reading`: whatever a path holds, its format detected, read and checked;
 - :mod:`~teamleduc.files.convert`: CSV <-> 2025 team zips, losslessly.
 
-:mod:`teamleduc.submission`, :mod:`teamleduc.formats2025` and :mod:`teamleduc.safeio` re-export
+:mod:`teamleduc.submission`, :mod:`teamleduc.files.format2025` and :mod:`teamleduc.safeio` re-export
 these names under their first import paths; modules here never import from those.
 """

@@ -2,7 +2,7 @@
 
 The spec's CSV submission (preset ``team-leduc`` and the small games) has one
 ``meta-strategy.csv`` for both teams, so the two teams' mixtures are merged
-(:func:`teamleduc.submission.merge_team_mixtures`) and share the cap: K_A + K_B - 1 merged
+(:func:`teamleduc.files.model.merge_team_mixtures`) and share the cap: K_A + K_B - 1 merged
 signals at most. In the 2025 edition each team submits its own zip (``team13.zip``,
 ``team24.zip``) with its own ``meta-strategy.csv``: each team may use the whole cap with its
 own weights, and nothing is merged. :func:`native_format` says which a preset uses;

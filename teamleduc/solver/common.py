@@ -4,7 +4,7 @@ A *team strategy* here is one signal's worth of play for a team: a product of it
 behavioural strategies. :class:`~teamleduc.dag.PureTeamStrategy` (one action per
 information set) is the common case; :class:`ProductStrategy` holds mixed behaviour. A
 :class:`TeamMixture` is a distribution over such strategies: exactly what a team submission
-is, and what :func:`teamleduc.submission.merge_team_mixtures` merges for both teams.
+is, and what :func:`teamleduc.files.model.merge_team_mixtures` merges for both teams.
 """
 
 from __future__ import annotations

@@ -24,10 +24,10 @@ import numpy as np
 
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
+from ..files.reading import load_submission
 from ..infosets import infoset_tables
 from ..interrupts import keyboard_interrupt
 from ..outputs import link_or_copy, remove, staged_folder
-from ..submission import load_submission
 from .budget import check_format, per_team
 from .checkpoint import CHECKPOINT_NAME, Checkpoint, check_state, progress_of
 from .checkpoint import load as load_checkpoint

@@ -17,7 +17,7 @@ correlation and what it is worth. The export therefore works with *pure joint st
 3. **Sparsification** to at most ``max_signals`` merged signals: a team whose support is too
    large keeps its heaviest columns and is re-weighted against the other team's best responses
    (cutting planes) until stable.
-4. **Merge** (:func:`teamleduc.submission.merge_team_mixtures`): both mixtures on one
+4. **Merge** (:func:`teamleduc.files.model.merge_team_mixtures`): both mixtures on one
    meta-strategy by cutting [0, 1] at the union of the two cumulative distributions
    (K_A + K_B - 1 signals); each team only ever uses its own marginal, so play is unchanged.
 
@@ -36,8 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..dag import DagGame, best_response_pure, extract_pure
+from ..files.model import Submission, merge_team_mixtures
 from ..infosets import infoset_tables
-from ..submission import Submission, merge_team_mixtures
 from .column_generation import RestrictedGame
 from .common import Candidates, Measurement, TeamMixture
 
@@ -347,7 +347,7 @@ def fits(weights_a, weights_b, max_signals: int, per_team: bool = False) -> bool
     """Do two teams' mixtures (their weight vectors) fit the signal budget? ``per_team``:
     each team its own meta-strategy (the 2025 team zips), at most ``max_signals`` signals
     each; otherwise one merged meta-strategy (a CSV submission) of at most ``max_signals``
-    signals (:func:`teamleduc.submission.merge_team_mixtures`)."""
+    signals (:func:`teamleduc.files.model.merge_team_mixtures`)."""
     if per_team:
         return len(weights_a) <= max_signals and len(weights_b) <= max_signals
     return merge_team_mixtures(weights_a, weights_b).probs.size <= max_signals
@@ -452,7 +452,7 @@ def merge_submission(game: DagGame, mixtures) -> Submission:
 
 def team_submission(tree, mixture: TeamMixture) -> Submission:
     """One team's own submission: its mixture's signals and weights as they are (no merge),
-    what a 2025 team zip holds (:func:`teamleduc.formats2025.write_team_zip`). ``tree``: the
+    what a 2025 team zip holds (:func:`teamleduc.files.format2025.write_team_zip`). ``tree``: the
     game's public tree."""
     tabs = infoset_tables(tree)
     strategies = mixture.strategies({s: tabs[s].size for s in mixture.seats})
@@ -494,7 +494,7 @@ def submission_gap(config, submission: Submission) -> tuple[float, float, str]:
 
     up = best_values(game, 0, reach[1], V[0])
     vb = best_values(game, 1, reach[0], V[1])
-    return -vb, up, "teamleduc.solver.dag.best_values"
+    return -vb, up, "teamleduc.dag.best_values"
 
 
 def _bounds_from(r) -> tuple[float, float]:

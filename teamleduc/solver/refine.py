@@ -32,7 +32,7 @@ What (block-coordinate ascent, per team, alternating members):
 A refined team mixture replaces the exported one only if its exact bound is better, and the
 refined export is returned only if its exact gap is smaller, so the reported gap stays the
 exact gap of what is written. The merged meta-strategy keeps at most ``max_signals`` signals
-(:func:`teamleduc.submission.merge_team_mixtures`). :func:`auto_seconds` is the solver's
+(:func:`teamleduc.files.model.merge_team_mixtures`). :func:`auto_seconds` is the solver's
 default share of the time limit.
 
 The per-member passes are numba kernels over the public tree (:mod:`.refine_kernels`), one signal per thread, arrays
@@ -474,7 +474,7 @@ def refine_team(
 
 def halves(max_signals: int) -> tuple[int, int]:
     """Signals per team when both teams' weights are free: K_A + K_B - 1 = ``max_signals``
-    merged signals (:func:`teamleduc.submission.merge_team_mixtures`)."""
+    merged signals (:func:`teamleduc.files.model.merge_team_mixtures`)."""
     a = (max_signals + 1) // 2
     return a, max_signals + 1 - a
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from .. import __version__
 from ..config import GameConfig
-from ..formats2025 import team_zip_name, write_team_zip
-from ..submission import write_submission
+from ..files.format2025 import team_zip_name, write_team_zip
+from ..files.writing import write_submission
 from .budget import CSV, TEAMS_2025
 from .checkpoint import CHECKPOINT_NAME
 from .export import team_submission

@@ -64,7 +64,7 @@ class SequenceFormSolution:
 
     def submission(self):
         """Both seats as a one-signal full submission."""
-        from ..submission import Submission
+        from ..files.model import Submission
 
         return Submission(
             signals=np.zeros(1, np.int64),

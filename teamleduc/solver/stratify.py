@@ -24,7 +24,7 @@ mixes on its own in the rows' exact proportions.
 
 Each signal is exported as the product of its members' behavioural marginals. Both teams use
 the same K equal weights, so their merged meta-strategy has K signals, not 2K - 1
-(:func:`teamleduc.submission.merge_team_mixtures` cuts [0, 1] at the union of the two
+(:func:`teamleduc.files.model.merge_team_mixtures` cuts [0, 1] at the union of the two
 cumulative distributions, which coincide).
 
 Measured on ``team-leduc-2025`` (averages within 4.5e-3 of the value), exact exported gap with
