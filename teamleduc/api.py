@@ -21,7 +21,7 @@ from . import infosets as _infosets
 from . import tree as _tree
 from .best_response import best_response, exploitability, nash_conv
 from .config import PRESETS, GameConfig, get_config
-from .errors import ArgumentTypeError, ArgumentValueError
+from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from .evaluate import evaluate, match
 from .files.model import Submission
 from .files.reading import load_submission
@@ -94,6 +94,9 @@ def solve(*args, **kwargs):
 
 __all__ = [
     "__version__",
+    "TeamLeducError",
+    "ArgumentValueError",
+    "ArgumentTypeError",
     "PRESETS",
     "GameConfig",
     "get_config",

@@ -18,6 +18,8 @@ import subprocess
 import time
 from dataclasses import dataclass
 
+import pytest
+
 #: clock ticks per second of /proc/PID/stat's times
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 #: wall seconds allowed per CPU second of the deadline (two busy loops on two cores leave a
@@ -130,3 +132,19 @@ def _group_alive(pgid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def until_it_lands(attempt, delay: float, tries: int = 8) -> Interrupted:
+    """``attempt(delay)`` (which interrupts a command after ``delay`` seconds, checks what it
+    must and returns :class:`Interrupted`) again with half the delay each time the signal
+    did not interrupt the command (it had ended, or it was exiting with its work done, exit
+    0), until one run is interrupted: a fast machine never lets a test pass without the
+    interrupt path having run. Returns that run."""
+    for _ in range(tries):
+        run = attempt(delay)
+        if not run.finished_before and run.code != 0:
+            return run
+        delay /= 2
+    pytest.fail(
+        f"the command ended before every signal ({tries} tries, the last after {delay:.4f} s)"
+    )

@@ -3,9 +3,21 @@
 import teamleduc.api as tl
 
 
-def test_every_api_name_resolves():
+def test_every_api_name_is_a_documented_callable_of_the_toolkit():
+    """``__all__`` lists exactly the public names of ``teamleduc.api``, and each is a function
+    or class of the toolkit with a docstring (or one of the two documented values)."""
+    values = {"__version__": str, "PRESETS": dict}
     for name in tl.__all__:
-        assert getattr(tl, name) is not None, name
+        obj = getattr(tl, name)
+        if name in values:
+            assert isinstance(obj, values[name]), name
+            continue
+        assert callable(obj) and obj.__module__.startswith("teamleduc."), name
+        assert (obj.__doc__ or "").strip(), f"{name} has no docstring"
+    public = {
+        n for n, v in vars(tl).items() if not n.startswith("_") and not isinstance(v, type(tl))
+    }
+    assert public == set(tl.__all__) - {"__version__"}
 
 
 def test_notebook_example_runs():
