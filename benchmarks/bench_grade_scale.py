@@ -1,4 +1,4 @@
-"""Grading a whole class (issue 21, item 9): time and peak memory against the number of entrants.
+"""Grading a whole class: time and peak memory against the number of entrants.
 
 For n = 10, 100 and 1,000 entrants on team-leduc (random-pure baselines plus a few 100-signal
 random mixtures written as CSV submissions), runs ``teamleduc grade --no-worst-case --jobs J``
@@ -218,18 +218,18 @@ def _kernel_speed(threads: int) -> tuple[float, float, bool]:
     the whole product (an incremental re-grade computes its pairs in other shapes)."""
     import numba
 
-    from teamleduc.grade import _add_block, _padded_rows, _Scratch
-    from teamleduc.grade_cache import BLOCK
+    from teamleduc.grade.cache import BLOCK
+    from teamleduc.grade.kernel import Scratch, add_block, padded_rows
 
     rng = np.random.default_rng(0)
     a, b = rng.random((1000, 4 * BLOCK)), rng.random((1000, 4 * BLOCK))
-    total = np.zeros((_padded_rows(1000), 1000))
+    total = np.zeros((padded_rows(1000), 1000))
     numba.set_num_threads(threads)
-    scratch = _Scratch()
-    _add_block(a, b, 0, BLOCK, total, scratch=scratch)  # compiled or loaded, buffers made
+    scratch = Scratch()
+    add_block(a, b, 0, BLOCK, total, scratch=scratch)  # compiled or loaded, buffers made
     t0 = time.perf_counter()
     for k in range(4):
-        _add_block(a, b, k * BLOCK, (k + 1) * BLOCK, total, scratch=scratch)
+        add_block(a, b, k * BLOCK, (k + 1) * BLOCK, total, scratch=scratch)
     kernel = a.size * 1000 / (time.perf_counter() - t0) / 1e9
     t0 = time.perf_counter()
     full = a @ b.T
@@ -241,13 +241,15 @@ _PRODUCTS = """
 import hashlib, os, sys, time
 from dataclasses import replace
 from pathlib import Path
-import teamleduc.grade as g
 from teamleduc.config import get_config
-from teamleduc.grade_cache import GradeCache
+from teamleduc.grade.cache import GradeCache
+from teamleduc.grade.loading import prepare
+from teamleduc.grade.memory import DEFAULT_MEMORY, resident_bytes
+from teamleduc.grade.products import pair_matrix
 n, root = int(sys.argv[1]), Path(sys.argv[2])
 config = get_config("team-leduc")
 L = 250_915 * 9
-_, first, _, _ = g._prepare((0, "uniform", config, False, str(root), L))
+_, first, _, _ = prepare((0, "uniform", config, False, str(root), L))
 assert len(first.blocks_a) == len(first.blocks_b) == -(-L // 4096)  # dense
 store = GradeCache(root, config)
 records = {first.key: first}
@@ -259,11 +261,11 @@ for k in range(1, n + 10):
 keys = list(records)
 import numba
 numba.set_num_threads(os.cpu_count() or 1)
-budget = max(64 << 20, g.DEFAULT_MEMORY - g._resident_bytes())
+budget = max(64 << 20, DEFAULT_MEMORY - resident_bytes())
 for count in (n, n + 10):
     work = dict(entrants_loaded=0, pairs_computed=0, pairs_cached=0, blocks_resumed=0)
     t0 = time.perf_counter()
-    values = g._pair_matrix(store, keys[:count], records, L, budget, None, False, work)
+    values = pair_matrix(store, keys[:count], records, L, budget, None, False, work)
     assert (values == values[0, 0]).all()
     print(time.perf_counter() - t0, work["pairs_computed"])
 """

@@ -11,7 +11,8 @@ from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.evaluate import evaluate, evaluate_reach, team_b_weights, team_seats
 from teamleduc.files.writing import write_submission
-from teamleduc.grade import grade, pair_values
+from teamleduc.grade import grade
+from teamleduc.grade.kernel import pair_values
 from teamleduc.reach import team_reach
 from teamleduc.tree import build_tree
 

@@ -5,14 +5,8 @@ import zipfile
 
 import pytest
 
-from teamleduc.files.safeio import (
-    MIN_LIMIT,
-    Container,
-    SubmissionError,
-    csv_limit,
-    npy_limit,
-    open_container,
-)
+from teamleduc.files.findings import SubmissionError
+from teamleduc.files.safeio import MIN_LIMIT, Container, csv_limit, npy_limit, open_container
 
 FILES = {"meta-strategy.csv": b"0,1.0\n", "strategy0-player1.csv": b"1.0,0.0,0.0\n"}
 

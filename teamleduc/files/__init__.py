@@ -2,8 +2,10 @@
 
 One idea per module, each depending only on those listed before it:
 
+- :mod:`~teamleduc.files.findings`: the :class:`Finding` / :class:`SubmissionError` every
+  problem becomes;
 - :mod:`~teamleduc.files.safeio`: untrusted folders and zips opened safely (:class:`Container`),
-  size limits, and the :class:`Finding` / :class:`SubmissionError` every problem becomes;
+  size limits;
 - :mod:`~teamleduc.files.model`: :class:`Submission` (arrays), merging team mixtures, the value
   rules of a strategy row, and the records a reader fills;
 - :mod:`~teamleduc.files.csv_format`: the spec's strategy CSV files and ``meta-strategy.csv``;
@@ -13,7 +15,4 @@ One idea per module, each depending only on those listed before it:
 - :mod:`~teamleduc.files.container`: every file of one open container checked (any format);
 - :mod:`~teamleduc.files.reading`: whatever a path holds, its format detected, read and checked;
 - :mod:`~teamleduc.files.convert`: CSV <-> 2025 team zips, losslessly.
-
-:mod:`teamleduc.submission`, :mod:`teamleduc.files.format2025` and :mod:`teamleduc.safeio` re-export
-these names under their first import paths; modules here never import from those.
 """

@@ -22,8 +22,8 @@ The limits derive from the expected sizes: :func:`csv_limit` allows 456 bytes pe
 times a line of three 24-character shortest-repr floats, about 64 MiB for a ``team-leduc``
 strategy file), :func:`npy_limit` the exact array plus 64 KiB of header.
 
-Problems are reported as :class:`Finding` records (file, line, information set, message);
-a problem that stops reading raises :class:`SubmissionError`, which carries the same fields.
+A problem that stops reading raises :class:`~teamleduc.files.findings.SubmissionError`; what is
+ignored is kept as :class:`~teamleduc.files.findings.Finding` warnings.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import TeamLeducError
+from .findings import Finding, SubmissionError
 
 KIB = 1 << 10
 MIB = 1 << 20
@@ -62,8 +62,6 @@ MAX_ENTRIES = 100_000
 #: ``zipfile``) declares more bytes are refused before it is read: 100,000 entries with names
 #: of up to 600 bytes fit
 MAX_DIRECTORY = 64 * MIB
-#: at most this many findings of one kind per file are listed (the rest are counted)
-DEFAULT_CAP = 20
 
 
 def csv_limit(num_lines: int) -> int:
@@ -74,78 +72,6 @@ def csv_limit(num_lines: int) -> int:
 def npy_limit(num_rows: int) -> int:
     """Largest ``.npy`` strategy accepted for ``num_rows`` information sets (float64, 3 columns)."""
     return NPY_HEADER_LIMIT + 24 * int(num_rows)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem (an error or a warning) found in a submission.
-
-    Attributes
-    ----------
-    file : the file as named inside the submission (``top/strategy0-player1.csv``), or None
-        for a problem of the whole submission.
-    line : 1-based line of a text file; for a ``.npy`` file the 0-based row, numbered as in
-        ``player_{i}_infosets.txt``; None for a problem of the whole file.
-    infoset : the information set of that line, in the file's own notation, or None.
-    message : what is wrong, in words a student can act on.
-    """
-
-    file: str | None
-    line: int | None
-    infoset: str | None
-    message: str
-
-    @property
-    def location(self) -> str:
-        where = self.file or "submission"
-        if self.line is not None:
-            unit = "row" if (self.file or "").endswith(".npy") else "line"
-            where += f", {unit} {self.line}"
-        return where
-
-    def __str__(self) -> str:
-        text = f"{self.location}: {self.message}"
-        if self.infoset:
-            text += f" (information set {self.infoset})"
-        return text
-
-    def to_dict(self) -> dict:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "infoset": self.infoset,
-            "message": self.message,
-        }
-
-
-def more_findings(
-    display: str | None, count: int, cap: int, what: str = "lines with errors"
-) -> Finding:
-    """The finding that stands for ``count`` problems beyond the first ``cap`` listed."""
-    return Finding(display, None, None, f"{count:,} more {what} not listed (the first {cap} are)")
-
-
-class SubmissionError(TeamLeducError):
-    """A submission that cannot be read or is invalid (exit code 1).
-
-    ``file`` and ``line`` locate the first problem; ``findings`` lists every problem found
-    (at least the first one).
-    """
-
-    exit_code = 1
-
-    def __init__(
-        self,
-        message: str,
-        file: str | None = None,
-        line: int | None = None,
-        infoset: str | None = None,
-        findings: list[Finding] | None = None,
-    ):
-        self.finding = Finding(file, line, infoset, message)
-        self.findings = list(findings) if findings else [self.finding]
-        self.file, self.line, self.infoset, self.message = file, line, infoset, message
-        super().__init__(str(self.finding))
 
 
 @dataclass(frozen=True)
@@ -289,8 +215,11 @@ def _join(*parts: str) -> str:
     return "/".join(p for p in parts if p)
 
 
-def _layout(files: dict[str, tuple[list[str], object, int]], dirs: set[str], where: str):
-    """Pick the top folder: all files at the root, or all inside one folder. Returns (top, members).
+def _layout(
+    files: dict[str, tuple[list[str], object, int]], dirs: set[str], where: str, label: str
+) -> tuple[str, dict[str, _Member]]:
+    """Pick the top folder: all files at the root, or all inside one folder. Returns
+    ``(top, members by base name)``, each member displayed under ``label``.
 
     ``where`` names the folder or archive in messages."""
     rule = "the files must be at the top or all inside one top folder"
@@ -316,9 +245,10 @@ def _layout(files: dict[str, tuple[list[str], object, int]], dirs: set[str], whe
         first = sorted(tops)[0] + "/"
         what = "several top folders" if len(tops) > 1 else "files both at the top and in a folder"
         raise SubmissionError(f"refused: {what} ('{first}'); {rule}", file=where)
-    members = {}
-    for key, (parts, ref, size) in files.items():
-        members[parts[-1]] = (key, ref, size)
+    members = {
+        parts[-1]: _Member(parts[-1], _join(label, key), size, ref)
+        for key, (parts, ref, size) in files.items()
+    }
     return top, members
 
 
@@ -439,17 +369,9 @@ def _open_folder(path: Path, label: str) -> Container:
     dirs: set = set()
     ignored: list[str] = []
     _scan_dir(path, [], files, dirs, ignored, 1)
-    top, members = _layout(files, dirs, label or path.name or str(path))
-    return Container(
-        path=path,
-        kind="folder",
-        label=label,
-        top=top,
-        members={
-            n: _Member(n, _join(label, key), size, ref) for n, (key, ref, size) in members.items()
-        },
-        warnings=_ignored_warning(ignored, label),
-    )
+    top, members = _layout(files, dirs, label or path.name or str(path), label)
+    warnings = _ignored_warning(ignored, label)
+    return Container(path, "folder", label, top, members, warnings)
 
 
 def _open_zip(path: Path, label: str, f) -> Container:
@@ -512,19 +434,9 @@ def _open_zip(path: Path, label: str, f) -> Container:
         for parts, _, _ in files.values():
             for k in range(1, len(parts)):
                 dirs.add("/".join(parts[:k]))
-        top, members = _layout(files, dirs, where)
+        top, members = _layout(files, dirs, where, label)
     except BaseException:
         zf.close()
         raise
-    return Container(
-        path=path,
-        kind="zip",
-        label=label,
-        top=top,
-        members={
-            n: _Member(n, _join(label, key), size, ref) for n, (key, ref, size) in members.items()
-        },
-        warnings=_ignored_warning(ignored, label or path.name),
-        _zip=zf,
-        _file=f,
-    )
+    warnings = _ignored_warning(ignored, label or path.name)
+    return Container(path, "zip", label, top, members, warnings, _zip=zf, _file=f)

@@ -1,4 +1,5 @@
 """The grader's on-disk cache: each entrant's arrays computed once, pair values kept, resumable.
+Internal to :mod:`teamleduc.grade`.
 
 Grading n entrants needs, per entrant, its correlated reach as team A and its folded weights as
 team B (:mod:`teamleduc.grade`): about 36 MB on team-leduc, too much to hold for a class of a
@@ -56,8 +57,8 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-from . import __version__
-from .config import GameConfig
+from .. import __version__
+from ..config import GameConfig
 
 __all__ = ["BLOCK", "CorruptEntry", "EntrantRecord", "GradeCache", "entrant_key"]
 
@@ -113,11 +114,11 @@ def _field(h, *parts: object) -> None:
 
 def _read_limit(name: str, config: GameConfig) -> int | None:
     """The loader's size limit for member ``name``, or None if the loader never reads it."""
-    from .files.csv_format import CSV_FORMAT
-    from .files.format2025 import NPY_FORMAT
-    from .files.safeio import META_LIMIT, META_NAME
-    from .infosets import infoset_tables
-    from .tree import build_tree
+    from ..files.csv_format import CSV_FORMAT
+    from ..files.format2025 import NPY_FORMAT
+    from ..files.safeio import META_LIMIT, META_NAME
+    from ..infosets import infoset_tables
+    from ..tree import build_tree
 
     if name == META_NAME:
         return META_LIMIT
@@ -133,8 +134,9 @@ def _hash_container(h, container, config: GameConfig, depth: int = 0) -> None:
     top folder, each member's name and size, and the files the loader reads, each within its
     limit (or why it cannot be read, which is what the loader reports); the team zips of a
     folder of team zips likewise."""
-    from .files.format2025 import team_zip_name
-    from .files.safeio import SubmissionError, open_container
+    from ..files.findings import SubmissionError
+    from ..files.format2025 import team_zip_name
+    from ..files.safeio import open_container
 
     _field(h, "container", container.kind, container.top)
     teams = {team_zip_name(t) for t in config.teams} if depth == 0 else set()
@@ -184,7 +186,8 @@ def entrant_key(spec: object, config: GameConfig, baseline: bool = False) -> str
     elif baseline:
         h.update(b"baseline\0" + str(spec).encode())
     else:
-        from .files.safeio import SubmissionError, open_container
+        from ..files.findings import SubmissionError
+        from ..files.safeio import open_container
 
         try:
             with open_container(os.fspath(spec)) as container:

@@ -1,0 +1,208 @@
+"""The grading itself: :func:`grade` loads every entrant (in worker processes), then computes
+the pair matrix and ranks it. See :mod:`teamleduc.grade` for the method."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ..baselines import BASELINES, canonical_name, parse_baseline, solver_average
+from ..config import GameConfig, get_config
+from ..errors import TeamLeducError
+from ..evaluate import team_seats
+from ..leaderboard import write_outputs
+from ..standings import GradeResult, InvalidEntry, rank_standings
+from ..tree import build_tree
+from .cache import EntrantRecord, GradeCache
+from .entries import describe_entry, unique_names
+from .loading import load_estimate, prepare, warm_kernels
+from .memory import parse_memory, resident_bytes
+from .products import pair_matrix
+from .progress import progress_bar
+from .workers import Workers
+
+
+def grade(
+    submissions: Iterable = (),
+    config: GameConfig | str = "team-leduc",
+    *,
+    baselines: Iterable[str] | str = (),
+    jobs: int | None = 1,
+    out: str | os.PathLike[str] | None = None,
+    progress: bool = False,
+    heatmap: bool = True,
+    worst_case: bool = True,
+    overwrite: bool = False,
+    cache: str | os.PathLike[str] | bool | None = None,
+    memory: int | str | None = None,
+) -> GradeResult:
+    """Grade every pair of entrants in both seatings by exact expected team utility.
+
+    Parameters
+    ----------
+    submissions : submission paths (folders or ``.zip``); baseline names are accepted too, and
+        :class:`~teamleduc.entrants.NamedPath` for a path graded under a given name.
+    config : GameConfig or preset name.
+    baselines : baseline names added to the round robin (``"all"`` for all five).
+    jobs : processes that load submissions in parallel, and threads of the pair products (0 or
+        None: one per CPU; needs the ``fork`` start method, else loading is sequential); the
+        output does not depend on it.
+    out : if given, the folder to write ``leaderboard.csv``, ``leaderboard.md``,
+        ``matrix.csv``, ``values.csv``, ``matrix.png`` and ``grade.json`` into.
+        The folder is written as one unit; an existing non-empty one is refused unless
+        ``overwrite`` (:func:`teamleduc.leaderboard.write_outputs`).
+    progress : show progress bars on the terminal (stderr).
+    worst_case : also compute each entrant's exact worst case as team A and as team B (two
+        exact team best responses per entrant; about 1 s each on team-leduc).
+    cache : folder of the grading cache (:mod:`teamleduc.grade.cache`); None: ``<out>.cache``
+        beside ``out`` (a temporary folder when ``out`` is None); False: a temporary folder.
+    memory : budget of the main process in bytes, or text such as ``"2G"`` (default 2 GiB): the
+        pair products read as many arrays at once as fit.
+
+    Returns
+    -------
+    GradeResult; its ``standings`` are the leaderboard, its ``work`` counts what was computed
+    (``entrants_loaded``, ``worst_cases_computed``, ``pairs_computed``, ``pairs_cached``,
+    ``blocks_resumed``) and names the ``cache``.
+    """
+    t0 = time.perf_counter()
+    config = get_config(config)
+    team_seats(config)
+    budget = parse_memory(memory)
+    if isinstance(baselines, str):
+        baselines = baselines.split(",")
+    blist: list[str] = []
+    for b in baselines:
+        b = b.strip()
+        for c in BASELINES if b.lower() == "all" else () if b.lower() in ("", "none") else (b,):
+            c = canonical_name(c)
+            if c not in blist:
+                blist.append(c)
+    entries = [describe_entry(s) for s in submissions] + [(b, b, "baseline") for b in blist]
+    specs = [e[0] for e in entries]
+    names_all = unique_names([e[1] for e in entries])
+    sources_all = [e[2] for e in entries]
+
+    if cache is None and out is not None:
+        cache = default_cache(out)
+    with tempfile.TemporaryDirectory(prefix="teamleduc-grade-") as scratch:
+        root = Path(scratch) if cache in (None, False) else Path(os.fspath(cache))
+        result = _grade(
+            specs, names_all, sources_all, config, jobs, progress, worst_case, root, budget
+        )
+    result = replace(result, seconds=time.perf_counter() - t0)
+    if out is not None:
+        write_outputs(result, out, heatmap=heatmap, overwrite=overwrite)
+    return result
+
+
+def default_cache(out: str | os.PathLike[str]) -> Path:
+    """The cache folder of a grading written to ``out``: ``OUT.cache`` beside it (not inside:
+    the output folder is replaced as a whole by every run)."""
+    path = Path(os.fspath(out)).resolve()
+    return path.parent / f"{path.name or 'grading'}.cache"
+
+
+def _grade(specs, names_all, sources_all, config, jobs, progress, worst_case, root, budget):
+    tree = build_tree(config)
+    L = len(tree.terminals) * config.num_ranks ** len(team_seats(config)[0])
+    try:
+        store = GradeCache(root, config)
+    except OSError as e:
+        raise TeamLeducError(
+            f"cannot use {root} as the grading cache ({e.strerror or e}); "
+            "choose another folder with --cache DIR, or --no-cache"
+        ) from None
+    store.remove_stale()
+    n_all = len(specs)
+    records: list = [None] * n_all
+    work = {
+        "entrants_loaded": 0,
+        "worst_cases_computed": 0,
+        "pairs_computed": 0,
+        "pairs_cached": 0,
+        "blocks_resumed": 0,
+        "cache": str(root),
+    }
+    jobs = _resolve_jobs(jobs)
+    tasks = [(i, s, config, worst_case, str(root), L) for i, s in enumerate(specs)]
+
+    def collect(r) -> None:
+        index, record, loaded, worst_done = r
+        records[index] = record
+        work["entrants_loaded"] += int(loaded)
+        work["worst_cases_computed"] += int(worst_done)
+        bar.update(1)
+
+    bar = progress_bar(n_all, "loading", progress)
+    try:
+        if jobs > 1 and n_all > 1 and "fork" in multiprocessing.get_all_start_methods():
+            # fork: workers inherit the built tree and the compiled kernels
+            warm_kernels(worst_case)
+            # cfr:N baselines run the solver (parallel kernels): run it here, once, so the
+            # workers inherit its cached result instead of starting threads after a fork
+            for spec in specs:
+                if isinstance(spec, str) and spec.startswith("cfr:"):
+                    # a preset it does not apply to: the worker reports the entry invalid
+                    with contextlib.suppress(TeamLeducError):
+                        solver_average(config, parse_baseline(spec)[1])
+            budget_loads = max(256 << 20, budget - resident_bytes())
+            estimates = [load_estimate(s) for s in specs]
+            Workers(min(jobs, n_all), budget_loads).run(tasks, collect, estimates)
+        else:
+            for t in tasks:
+                collect(prepare(t))
+    finally:
+        bar.close()
+
+    valid = [i for i in range(n_all) if records[i].valid]
+    invalid = tuple(
+        InvalidEntry(names_all[i], sources_all[i], records[i].message)
+        for i in range(n_all)
+        if not records[i].valid
+    )
+    keys = list(dict.fromkeys(records[i].key for i in valid))
+    by_key = {records[i].key: records[i] for i in valid}
+    spec_of = {records[i].key: specs[i] for i in valid}
+
+    def recompute(key: str) -> EntrantRecord:
+        _index, record, _loaded, _worst = prepare((0, spec_of[key], config, False, str(root), L))
+        if not record.valid or record.key != key:
+            raise TeamLeducError(f"{spec_of[key]} changed while it was being graded; grade again")
+        return record
+
+    import numba
+
+    numba.set_num_threads(max(1, min(jobs, numba.config.NUMBA_NUM_THREADS)))
+    budget = max(64 << 20, budget - resident_bytes())
+    unique = pair_matrix(store, keys, by_key, L, budget, recompute, progress, work)
+    at = [keys.index(records[i].key) for i in valid]
+    values = unique[np.ix_(at, at)] + 0.0
+    names = tuple(names_all[i] for i in valid)
+    sources = tuple(sources_all[i] for i in valid)
+    signals = tuple(int(records[i].signals) for i in valid)
+    worst = [records[i].worst_case or (np.nan, np.nan) for i in valid]
+    return GradeResult(
+        preset=config.name,
+        names=names,
+        sources=sources,
+        signals=signals,
+        values=values,
+        standings=rank_standings(names, sources, signals, values, worst),
+        invalid=invalid,
+        work=work,
+    )
+
+
+def _resolve_jobs(jobs: int | None) -> int:
+    if jobs is None or jobs <= 0:
+        return max(1, os.cpu_count() or 1)
+    return int(jobs)
