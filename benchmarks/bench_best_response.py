@@ -27,8 +27,9 @@ def child(preset: str) -> dict:
 
     import teamleduc.best_response as brm
     from teamleduc.baselines import baseline
-    from teamleduc.belief import argmax_actions, max_dp, team_beliefs
+    from teamleduc.best_response_dp import argmax_actions, max_dp
     from teamleduc.config import get_config
+    from teamleduc.dag import team_beliefs
     from teamleduc.reach import coalition_weights
     from teamleduc.tree import build_tree
 

@@ -4,7 +4,7 @@ Why: a run today solves for half its time and then refines the export for the ot
 against a regret minimiser restarted from the solver's last state. In the interleaved design
 the K-signal mixtures are the iterate from early on: after a short warm-up, rounds alternate
 DCFR (which goes on improving the averages) with one refinement block per team whose
-opponent restarts from DCFR's *current* state (:class:`teamleduc.solver.refine.
+opponent restarts from DCFR's *current* state (:class:`teamleduc.solver.team_refinement.
 TeamRefinement`); each round a fresh stratification of the newer average replaces a team's
 refined mixture if its exact bound is better. Both designs get the same wall-clock time and
 the preset's own signal budget (:mod:`teamleduc.solver.budget`): K signals per team for the
@@ -26,9 +26,10 @@ import os
 import time
 
 from teamleduc.config import get_config
-from teamleduc.solver import _RegretAlgorithm, refine
+from teamleduc.solver import refine, team_refinement
 from teamleduc.solver.budget import native_format, per_team
 from teamleduc.solver.export import guaranteed_value
+from teamleduc.solver.regret_algorithm import RegretAlgorithm
 
 from .settings import positive_list, setting
 
@@ -52,7 +53,7 @@ def split(config, seconds: float, signals: int):
     for a quarter each. Returns (gap, lower, upper, dcfr iterations)."""
     t0 = time.perf_counter()
     each = per_team(native_format(config))
-    alg = _RegretAlgorithm(config, "dcfr")
+    alg = RegretAlgorithm(config, "dcfr")
     while time.perf_counter() - t0 < seconds / 2:
         alg.rm.iterate(1)
     ex = refine.halves_export(alg.game, alg.stratified, signals, per_team=each)
@@ -74,7 +75,7 @@ def interleaved(config, seconds: float, signals: int, warmup: float, dcfr_s: flo
     iterations, rounds)."""
     t0 = time.perf_counter()
     end = t0 + seconds
-    alg = _RegretAlgorithm(config, "dcfr")
+    alg = RegretAlgorithm(config, "dcfr")
     game, rm = alg.game, alg.rm
     sizes = refine.team_sizes(signals, per_team(native_format(config)))
     while time.perf_counter() - t0 < warmup * seconds:
@@ -86,8 +87,8 @@ def interleaved(config, seconds: float, signals: int, warmup: float, dcfr_s: flo
             fresh = alg.stratified(team, sizes[team])
             bound = guaranteed_value(game, fresh)
             run = runs[team]
-            if run is None or refine._better(team)(bound, run.best[0]):
-                runs[team] = refine.TeamRefinement(game, fresh, bound, signals=sizes[team])
+            if run is None or team_refinement._better(team)(bound, run.best[0]):
+                runs[team] = team_refinement.TeamRefinement(game, fresh, bound, signals=sizes[team])
         left = end - time.perf_counter()
         if left <= 0:
             break

@@ -25,8 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from teamleduc.solver import _RegretAlgorithm, refine, solve
+from teamleduc.solver import refine, solve, team_refinement
 from teamleduc.solver.export import guaranteed_value
+from teamleduc.solver.regret_algorithm import RegretAlgorithm
 
 from .settings import positive_seconds, setting, team_preset
 
@@ -40,7 +41,7 @@ def _runs(raw: str) -> int:
 
 def calibrate(config) -> None:
     """Seconds per DCFR iteration and per refinement iteration (K = 50, 100)."""
-    alg = _RegretAlgorithm(config, "dcfr")
+    alg = RegretAlgorithm(config, "dcfr")
     game = alg.game
     alg.rm.iterate(5)
     t0 = time.perf_counter()
@@ -51,7 +52,7 @@ def calibrate(config) -> None:
     ratios = []
     for k in (50, 100):
         mixture = alg.stratified(0, k)
-        team = refine.TeamRefinement(
+        team = team_refinement.TeamRefinement(
             game,
             mixture,
             guaranteed_value(game, mixture),
@@ -81,7 +82,7 @@ def calibrate(config) -> None:
 
 def end_to_end(preset, seconds: float, runs: int) -> None:
     """The rule scaled by the measured speed against the sizes-only rule, alternating."""
-    import teamleduc.solver.driver as driver
+    import teamleduc.solver.steps as steps
 
     scaled = refine.refined_team_signals
 
@@ -93,7 +94,7 @@ def end_to_end(preset, seconds: float, runs: int) -> None:
         with tempfile.TemporaryDirectory(prefix="teamleduc-bench-rule-") as tmp:
             for run in range(runs):
                 for name, rule in rules:
-                    driver.refined_team_signals = rule
+                    steps.refined_team_signals = rule
                     out = Path(tmp) / f"{run}-{len(name)}"
                     r = solve(preset, time_limit=seconds, out_dir=out, handle_sigint=False)
                     print(
@@ -103,7 +104,7 @@ def end_to_end(preset, seconds: float, runs: int) -> None:
                         flush=True,
                     )
     finally:
-        driver.refined_team_signals = scaled
+        steps.refined_team_signals = scaled
 
 
 def main() -> None:

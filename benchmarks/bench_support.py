@@ -15,7 +15,7 @@ What, per preset:
 3. the smallest K at which K refined signals reach the exact value (exploitability of the
    team's mixture at most 5e-7, so both teams' within a gap of 1e-6): the K heaviest columns of
    the LP equilibrium, re-weighted and refined member by member with free weights
-   (:func:`teamleduc.solver.refine.refine_team`), K on a doubling grid and then bisected.
+   (:func:`teamleduc.solver.team_refinement.refine_team`), K on a doubling grid and then bisected.
    Refinement is a local search, so this K is an upper bound on the smallest support of
    product signals; the exploitability at each K is printed (the curve).
 
@@ -38,11 +38,12 @@ import numpy as np
 
 from teamleduc.config import get_config
 from teamleduc.infosets import infoset_tables
-from teamleduc.solver import refine
+from teamleduc.solver import team_refinement
+from teamleduc.solver.candidates import Candidates
 from teamleduc.solver.column_generation import DoubleOracle
-from teamleduc.solver.common import Candidates, TeamMixture
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
+from teamleduc.solver.mixtures import TeamMixture
 
 from .settings import positive_seconds, setting
 
@@ -89,7 +90,7 @@ def smallest_k(game, mix: TeamMixture, value: float, seconds: float):
     def exploit(k: int) -> float:
         if k not in tried:
             start = truncated(mix, k)
-            bound, _ = refine.refine_team(
+            bound, _ = team_refinement.refine_team(
                 game, start, guaranteed_value(game, start), signals=k, time_limit=seconds
             )
             tried[k] = value - bound if team == 0 else bound - value

@@ -57,9 +57,9 @@ def team_preset(name: str, default: str):
 
 def dcfr_for(config, seconds: float):
     """The solver's own DCFR adapter run for ``seconds``: ``(alg, elapsed, measurement)``."""
-    from teamleduc.solver import _RegretAlgorithm
+    from teamleduc.solver.regret_algorithm import RegretAlgorithm
 
-    alg = _RegretAlgorithm(config, "dcfr")
+    alg = RegretAlgorithm(config, "dcfr")
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         alg.rm.iterate(1)

@@ -9,7 +9,7 @@ utility is linear in its correlated terminal reach ``T``:
 
 (:func:`teamleduc.reach.coalition_weights`; ``reach_g`` is each opposing team's correlated reach
 ``sum_j p_j prod_members R_i^j``). Its maximum over joint pure strategies is the public-belief
-dynamic programme of :mod:`teamleduc.belief` (design notes; Zhang, Farina and Sandholm, "Team
+dynamic programme of :mod:`teamleduc.best_response_dp` (design notes; Zhang, Farina and Sandholm, "Team
 belief DAG", ICML 2023, restricted to public actions): exact, and one compiled pass per depth.
 
 For a full submission ``x`` (team A's seats) / ``y`` (team B's):
@@ -26,6 +26,7 @@ responder's own card), and ``NashConv = sum_i (BR_i(sigma_-i) - u_i(sigma))`` (L
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 import time
 from collections.abc import Sequence
@@ -34,8 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import __version__
-from .belief import argmax_actions, max_dp, team_beliefs
+from .best_response_dp import argmax_actions, max_dp
 from .config import ConfigLike, GameConfig, get_config
+from .dag import team_beliefs
 from .entrants import EntrantSpec, load_entrant
 from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from .evaluate import check_spec
@@ -255,8 +257,7 @@ def best_response(
     br = best_response_to_weights(
         tree, seats, W, team_index=t, opponent=opponent_name or entrant.name
     )
-    object.__setattr__(br, "seconds", time.perf_counter() - t0)
-    return br
+    return dataclasses.replace(br, seconds=time.perf_counter() - t0)
 
 
 # --------------------------------------------------------------------------- exploitability

@@ -1,6 +1,6 @@
 """Team beliefs, prescription tables and the max DP against an independent brute force.
 
-The brute force here shares nothing with :mod:`teamleduc.belief`: it enumerates, by recursion on
+The brute force here shares nothing with :mod:`teamleduc.best_response_dp`: it enumerates, by recursion on
 the public tree, every *reduced plan* of one seat (a choice at every decision node the seat can
 still reach under its own earlier choices), turns each plan into a 0/1 reach vector over the
 terminals, and maximises the bilinear team value over every joint pure strategy (one plan per
@@ -13,9 +13,9 @@ import itertools
 import numpy as np
 import pytest
 
-from teamleduc.belief import argmax_actions, leaf_values, max_dp, prescription_table, team_beliefs
+from teamleduc.best_response_dp import argmax_actions, leaf_values, max_dp
 from teamleduc.config import get_config
-from teamleduc.dag import best_values, dag_game, flows, seats_dag
+from teamleduc.dag import best_values, dag_game, flows, prescription_table, seats_dag, team_beliefs
 from teamleduc.files.model import Submission
 from teamleduc.infosets import infoset_tables
 from teamleduc.reach import team_reach

@@ -222,7 +222,8 @@ def test_signals_per_team_follow_the_refinement_time():
     """Team zips that are refined get as many signals per team as one block of refinement
     per team can move in the time, between half the cap and the cap."""
     from teamleduc.dag import dag_game
-    from teamleduc.solver.refine import BLOCK_ITERS, iteration_seconds, refined_team_signals
+    from teamleduc.solver.refine import iteration_seconds, refined_team_signals
+    from teamleduc.solver.team_refinement import BLOCK_ITERS
 
     game = dag_game(get_config("small-team-leduc"))
     seconds = (0.0, 1.0, 2.0, 4.0, 8.0, 1e3)
@@ -242,10 +243,10 @@ def test_signals_per_team_follow_the_machine_speed():
     from teamleduc.dag import dag_game
     from teamleduc.solver.refine import (
         _DCFR_SECONDS_PER_ROW,
-        BLOCK_ITERS,
         iteration_seconds,
         refined_team_signals,
     )
+    from teamleduc.solver.team_refinement import BLOCK_ITERS
 
     game = dag_game(get_config("small-team-leduc"))
     rows = max(d.num_rows for d in game.dags)

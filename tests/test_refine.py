@@ -1,5 +1,5 @@
-"""Refinement of an export (:mod:`teamleduc.solver.refine`): its compiled kernels agree with
-plain numpy, a block's reported value is the exact value of the mixture it keeps, and
+"""Refinement of an export (:mod:`teamleduc.solver.refine`, the refiner
+:mod:`teamleduc.solver.team_refinement`): its compiled kernels agree with plain numpy, a block's reported value is the exact value of the mixture it keeps, and
 refining stratified signals with fixed equal weights improves both teams' exact bounds, and the
 merged (CSV) export refined on shared weights keeps its signals and reaches an exact
 equilibrium where one fits."""
@@ -16,16 +16,9 @@ from teamleduc.infosets import infoset_tables
 from teamleduc.solver import solve
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
-from teamleduc.solver.refine import (
-    CHECK_EVERY,
-    _member_pass,
-    _member_reach,
-    _member_values,
-    _pair_reach,
-    _TeamRefiner,
-    refine_team,
-)
+from teamleduc.solver.refine_kernels import _member_pass, _member_reach, _member_values, _pair_reach
 from teamleduc.solver.stratify import stratified_mixture
+from teamleduc.solver.team_refinement import CHECK_EVERY, _TeamRefiner, refine_team
 
 
 @pytest.fixture(scope="module")
@@ -220,7 +213,7 @@ def test_warm_block_keeps_free_weights_where_they_are(averaged):
     """Free weights start warm too: with an overwhelming warm start neither the strategies
     nor the (unequal) weights move; a cold start of the weights (the earlier behaviour)
     moves them at once."""
-    from teamleduc.solver import refine
+    from teamleduc.solver import team_refinement
 
     game, sig = averaged
     mix = stratified_mixture(game, 0, sig[0], 6)
@@ -230,12 +223,12 @@ def test_warm_block_keeps_free_weights_where_they_are(averaged):
     kept = []
     for warm_weights in (True, False):
         tr = _TeamRefiner(game, 0, {s: np.array(strat[s]) for s in mix.seats}, weights)
-        old = refine.WARM_WEIGHTS
-        refine.WARM_WEIGHTS = warm_weights
+        old = team_refinement.WARM_WEIGHTS
+        team_refinement.WARM_WEIGHTS = warm_weights
         try:
             tr.block(1, deadline=float("inf"), max_iters=CHECK_EVERY, warm=1e12)
         finally:
-            refine.WARM_WEIGHTS = old
+            team_refinement.WARM_WEIGHTS = old
         kept.append(tr.p)
     # warm = 1e12 leaves rounding-level drift (1e-9 relative seen), a cold start 1e-3 or more
     np.testing.assert_allclose(kept[0], weights, rtol=1e-8)
@@ -392,3 +385,30 @@ def test_auto_refinement_starts_where_the_lp_export_stops_being_exact():
     assert auto_seconds(big, 240.0, 100, startup=8.0) == 0.0
     assert auto_seconds(dag_game(get_config("tiny-team-leduc")), 300.0, 100) == 0.0
     assert auto_seconds(dag_game(get_config("leduc")), 300.0, 100) == 0.0
+
+
+def test_refined_export_is_no_worse_and_exact():
+    """The optional refinement (per-signal behaviour optimised member by member) never
+    returns a worse export, keeps the signal cap, and reports the exact bounds of what it
+    returns."""
+    from teamleduc.solver.candidates import Candidates
+    from teamleduc.solver.dag_cfr import RegretMinimizer
+    from teamleduc.solver.export import export
+    from teamleduc.solver.refine import refine_export
+
+    config = get_config("tiny-team-leduc")
+    rm = RegretMinimizer(config, dcfr())
+    cand = Candidates()
+    rm.iterate(100)
+    rm.measure(0.0, cand)
+    rm.add_export_candidates(cand)
+    ex = export(rm.game, cand, max_signals=12, time_limit=1.0)
+    ref = refine_export(
+        rm.game, ex, max_signals=12, time_limit=60.0, candidates=cand, max_iters=200, blocks=3
+    )
+    assert ref.gap <= ex.gap
+    assert ref.signals <= 12
+    r = exploitability(config, ref.submission)
+    assert r.worst_case_a == pytest.approx(ref.lower, abs=1e-9)
+    assert r.br_a.value == pytest.approx(ref.upper, abs=1e-9)
+    assert not ref.submission.problems(config)

@@ -4,7 +4,7 @@ Zhang, Farina and Sandholm, "Team belief DAG", ICML 2023, restricted to games wh
 all public: a DAG node is a (public node, belief) pair, a belief being the rank sets each member
 may still hold given what the team's own play has revealed; where a member acts, the team picks
 a prescription (an action for every rank the member may hold). This layer sits below both the
-exact team best response (:mod:`teamleduc.belief`, :mod:`teamleduc.best_response`) and the
+exact team best response (:mod:`teamleduc.best_response_dp`, :mod:`teamleduc.best_response`) and the
 TMECor solver (:mod:`teamleduc.solver`), which share its structure and kernels; it imports
 neither.
 
@@ -51,6 +51,7 @@ from .structure import (
     Sweep,
     TeamDag,
     dag_game,
+    passes_in_parallel,
     seats_dag,
     sweep,
     team_dag,
@@ -94,8 +95,7 @@ def _warmup() -> None:
 
     game = dag_game(get_config("tiny-team"))
     for parallel in (False, True):
-        object.__setattr__(sweep(game.tree), "parallel", parallel)
-        try:
+        with passes_in_parallel(parallel):
             for k, d in enumerate(game.dags):
                 reg = np.zeros(d.num_rows, ROW_DTYPE)
                 sigma = d.uniform_sigma()
@@ -111,7 +111,3 @@ def _warmup() -> None:
                 normalize(d, sigma)
                 marginals(d, sigma, F)
                 pure_reach(d, extract_pure(d, V=V))
-        finally:
-            object.__setattr__(
-                sweep(game.tree), "parallel", game.tree.num_nodes >= PARALLEL_MIN_NODES
-            )

@@ -11,7 +11,7 @@ use serial passes in node order (children have larger ids), the max DP level by 
 * :func:`best_values` - the exact best-response DP (max over rows) into a full ``V``;
   :func:`max_dp_levels` runs the same kernel on two level buffers (``(widest level + 1, B + 1)``
   each, the node's row given by its position in its level) and records the maximising row per
-  (team node, belief) instead: the exact team best response of :mod:`teamleduc.belief`, which
+  (team node, belief) instead: the exact team best response of :mod:`teamleduc.best_response_dp`, which
   needs no full ``V``;
 * :func:`flows` - flow and terminal reach of a behavioural DAG strategy, optionally adding the
   flow of every row to a cumulative (average) strategy; :func:`normalize` turns cumulative

@@ -43,6 +43,7 @@ tree level by level, in parallel on trees of at least :data:`PARALLEL_MIN_NODES`
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -100,7 +101,7 @@ class TeamDag:
     @functools.cached_property
     def possible(self) -> np.ndarray:
         """(N, B) bool: reachable by some strategy of the team (computed on first use: the
-        best response of :mod:`teamleduc.belief` values every belief and never needs it)."""
+        best response of :mod:`teamleduc.best_response_dp` values every belief and never needs it)."""
         tree = self.tree
         return _reachable(
             tree.kind,
@@ -134,10 +135,32 @@ class Sweep:
     order: np.ndarray  # (N,) int32 node ids level by level
     bounds: np.ndarray  # (L + 1,) int64 level boundaries in ``order``
     term_index: np.ndarray  # (N,) int32 row of each terminal in ``tree.terminals``, else -1
-    parallel: bool
+    large: bool  # at least PARALLEL_MIN_NODES nodes: the passes run level by level in parallel
     ident: np.ndarray  # (N + 1,) int32 0..N: rows of the nodes in a full (N + 1, .) array
     pos: np.ndarray  # (N + 1,) int32 position of each node in its level; N -> ``width``
     width: int  # nodes in the widest level
+
+    @property
+    def parallel(self) -> bool:
+        """Whether the passes over this tree run in parallel: if it is :attr:`large`, unless
+        :func:`passes_in_parallel` says otherwise for the time being."""
+        return self.large if _PARALLEL_OVERRIDE is None else _PARALLEL_OVERRIDE
+
+
+#: set by :func:`passes_in_parallel` alone
+_PARALLEL_OVERRIDE: bool | None = None
+
+
+@contextlib.contextmanager
+def passes_in_parallel(parallel: bool):
+    """Run the passes over every tree serially or in parallel while the ``with`` block runs
+    (the warm-up compiles both kinds of kernel on one tiny game)."""
+    global _PARALLEL_OVERRIDE
+    before, _PARALLEL_OVERRIDE = _PARALLEL_OVERRIDE, bool(parallel)
+    try:
+        yield
+    finally:
+        _PARALLEL_OVERRIDE = before
 
 
 @functools.lru_cache(maxsize=4)

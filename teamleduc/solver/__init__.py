@@ -27,21 +27,22 @@ Example
 >>> print(r.lower, r.upper)                                           # doctest: +SKIP
 -0.0555555... -0.0555555...
 
-Modules: :mod:`.driver` (:func:`solve`: budgets, stop flag, export and refinement steps),
-:mod:`.methods` (:data:`METHODS` and the adapters of the algorithms), :mod:`.result`
-(:class:`SolveResult`, :func:`write_outputs`); the algorithms :mod:`.dag_cfr` and
-:mod:`.column_generation`; the export :mod:`.export`, :mod:`.stratify`, :mod:`.refine`;
-:mod:`.budget`, :mod:`.checkpoint`, :mod:`.report`, :mod:`.common`. The belief DAG they run on is
-:mod:`teamleduc.dag`. This package face only re-exports.
+Modules: :mod:`.driver` (:func:`solve`), :mod:`.plan` (the checked arguments and the time
+phases), :mod:`.session` and :mod:`.steps` (one session's state and its steps: main phase,
+export, refinement, verified result), :mod:`.stop_flag`, :mod:`.resumed`; :mod:`.methods`
+(:data:`METHODS`) and the adapters :mod:`.regret_algorithm`, :mod:`.double_oracle_algorithm`;
+:mod:`.result` (:class:`SolveResult`, :func:`write_outputs`); the algorithms :mod:`.dag_cfr` and
+:mod:`.column_generation`; the export :mod:`.export`, :mod:`.stratify`, its refinement policy
+:mod:`.refine` and refiner :mod:`.team_refinement`; :mod:`.budget`, :mod:`.checkpoint`,
+:mod:`.report`; the records :mod:`.mixtures`, :mod:`.candidates`, :mod:`.measurement`. The
+belief DAG they run on is :mod:`teamleduc.dag`. This package face only re-exports.
 """
 
 from .budget import EXPORT_FORMATS, native_format
-from .common import Measurement
 from .driver import DEFAULT_TIME_LIMIT, solve
 from .driver import _warmup as _warmup  # compiled by ``python -m teamleduc.warmup``
+from .measurement import Measurement
 from .methods import DEFAULT_METHOD, METHODS
-from .methods import _DoubleOracleAlgorithm as _DoubleOracleAlgorithm
-from .methods import _RegretAlgorithm as _RegretAlgorithm  # the benchmarks drive it
 from .result import (
     INTERRUPTED,
     ITERATION_LIMIT,

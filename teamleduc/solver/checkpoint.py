@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +28,9 @@ import numpy as np
 from .. import __version__
 from ..dag import PureTeamStrategy
 from ..errors import TeamLeducError
-from .common import Candidates, Measurement
+from ..outputs import replaced_atomically
+from .candidates import Candidates
+from .measurement import Measurement
 
 CHECKPOINT_NAME = "checkpoint.npz"
 FORMAT = 2  # 2: the current strategy is recomputed from the regrets, not stored
@@ -85,17 +85,8 @@ def save(path, ck: Checkpoint) -> Path:
                 arrays[f"cand{team}/{k}"] = np.stack([s.actions[k] for s, _, _ in pairs])
             arrays[f"cand{team}/kind"] = np.array([KINDS.index(k) for _, k, _ in pairs], np.int8)
             arrays[f"cand{team}/batch"] = np.array([b for _, _, b in pairs], np.int64)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    with replaced_atomically(path) as tmp, open(tmp, "wb") as f:
+        np.savez(f, **arrays)
     return path
 
 

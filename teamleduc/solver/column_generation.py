@@ -44,7 +44,9 @@ from ..dag import (
     product_reach,
     pure_reach,
 )
-from .common import Candidates, Measurement, TeamMixture
+from .candidates import Candidates
+from .measurement import Measurement
+from .mixtures import TeamMixture
 
 #: restricted-game weights below this are treated as zero (then renormalised)
 WEIGHT_EPS = 1e-12

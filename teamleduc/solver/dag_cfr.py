@@ -6,7 +6,7 @@ for fast computation of correlated team max-min equilibria via regret minimizati
 2023); the two-team game is a bilinear saddle point over the two polytopes. Counterfactual
 regret minimisation (Zinkevich et al., NeurIPS 2007) runs on the DAG exactly as on a tree: a
 DAG decision point is a (public node, belief) pair where a member acts, its actions are the
-prescriptions (rows of :func:`teamleduc.belief.prescription_table`), and its counterfactual
+prescriptions (rows of :func:`teamleduc.dag.prescription_table`), and its counterfactual
 value of a row is ``sum_a V(child_a, belief through a)``. One iteration per team is
 
 1. ``W`` = the team's payoff weights against the other team's current reach (exact);
@@ -49,7 +49,9 @@ from ..dag import (
     match_regrets,
     normalize,
 )
-from .common import Candidates, Measurement, ProductStrategy
+from .candidates import Candidates
+from .measurement import Measurement
+from .mixtures import ProductStrategy
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,7 @@ class RegretMinimizer:
         """Add export candidates drawn from the average strategies: pure strategies peeled
         from the average flow (at most ``peel_count`` per team, within ``time_limit`` seconds
         for both teams), and the product of the members' average marginals, as a new batch
-        (the export reads the newest batch: :meth:`.common.Candidates.newest`)."""
+        (the export reads the newest batch: :meth:`.candidates.Candidates.newest`)."""
         from .export import peel
 
         candidates.new_batch()

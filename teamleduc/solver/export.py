@@ -38,8 +38,10 @@ import numpy as np
 from ..dag import DagGame, best_response_pure, extract_pure
 from ..files.model import Submission, merge_team_mixtures
 from ..infosets import infoset_tables
+from .candidates import Candidates
 from .column_generation import RestrictedGame
-from .common import Candidates, Measurement, TeamMixture
+from .measurement import Measurement
+from .mixtures import TeamMixture
 
 #: default cap on the merged meta-strategy's signals (the issue's limit)
 MAX_SIGNALS = 100
@@ -226,7 +228,7 @@ def export(
     Parameters
     ----------
     candidates : strategies per team (each team needs at least one); only those of the
-        newest batch are used (:meth:`.common.Candidates.newest`). The last ``max_cuts``
+        newest batch are used (:meth:`.candidates.Candidates.newest`). The last ``max_cuts``
         best responses (kind ``"br"`` or ``"column"``) and the first ``max_cuts`` peeled
         strategies of each team also start the other team's export as cuts. A ``"product"``
         candidate (the average's marginals) is measured alone first, as a safe start.

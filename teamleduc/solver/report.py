@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..infosets import write_text_atomic
+from ..outputs import save_png, write_text_atomic
 
 REPORT_NAME = "solve-report.json"
 PLOT_NAME = "convergence.png"
@@ -91,8 +91,4 @@ def plot_convergence(history, path, title: str = "", target_gap: float | None = 
         ax.set_title(title, fontsize=10)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp)
-    plt.close(fig)
-    tmp.replace(path)
-    return path
+    return save_png(fig, path)

@@ -46,7 +46,7 @@ from numba import njit, prange
 
 from ..dag import DagGame, sweep
 from ..infosets import infoset_tables
-from .common import ProductStrategy, TeamMixture
+from .mixtures import ProductStrategy, TeamMixture
 
 #: default share of a signal's mass that a row's room must hold for the whole signal to go
 #: there although it does not fit (inf: never; the signals then keep the exact flow)

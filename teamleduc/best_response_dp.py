@@ -21,7 +21,7 @@ The beliefs, prescription tables and the compiled DP live in the team belief DAG
 max-DP and extraction kernels on the team's DAG (:func:`teamleduc.dag.max_dp_levels`,
 :func:`~teamleduc.dag.extract_pure`). They walk the tree one depth level at a time, keeping only
 two levels of values ``(nodes in level, B)``; the argmax is stored as one int32 per (member
-decision node, belief). The beliefs' names are re-exported here.
+decision node, belief).
 """
 
 from __future__ import annotations
@@ -31,16 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import get_config
-from .dag import TeamDag, extract_pure, max_dp_levels, seats_dag
-from .dag.beliefs import (
-    MAX_TEAM_RANKS,
-    PrescriptionTable,
-    TeamBeliefs,
-    legal_code,
-    prescription_table,
-    team_beliefs,
-)
-from .tree import CHANCE, DECISION, TERMINAL, PublicTree, build_tree
+from .dag import TeamBeliefs, TeamDag, extract_pure, max_dp_levels, seats_dag, team_beliefs
+from .tree import PublicTree, build_tree
 
 # --------------------------------------------------------------------------- DP API
 
@@ -113,18 +105,4 @@ def _warmup() -> None:
         argmax_actions(tree, max_dp(tree, b, W))
 
 
-__all__ = [
-    "TeamBeliefs",
-    "team_beliefs",
-    "PrescriptionTable",
-    "prescription_table",
-    "MaxDP",
-    "max_dp",
-    "leaf_values",
-    "argmax_actions",
-    "legal_code",
-    "MAX_TEAM_RANKS",
-    "CHANCE",
-    "DECISION",
-    "TERMINAL",
-]
+__all__ = ["MaxDP", "max_dp", "leaf_values", "argmax_actions"]

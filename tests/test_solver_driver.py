@@ -1,5 +1,6 @@
-"""TMECor solver (issue 6): values against independent linear programmes, exact export gaps,
-correlation kept by the export, checkpoints, Ctrl-C and the ``solve`` command.
+"""The solver's entry point (:func:`teamleduc.solver.solve`, :mod:`teamleduc.solver.driver`):
+values against independent linear programmes, exact export gaps, resumed runs, Ctrl-C, refined
+exports written.
 
 The oracles are written here, independently of the solver:
 
@@ -23,7 +24,6 @@ import signal
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from scipy.optimize import linprog
 
 from teamleduc.best_response import exploitability
@@ -34,11 +34,11 @@ from teamleduc.infosets import infoset_tables
 from teamleduc.payoffs import chance_utility
 from teamleduc.reach import seat_reach
 from teamleduc.solver import INTERRUPTED, ITERATION_LIMIT, METHODS, solve
-from teamleduc.solver.column_generation import solve_matrix_game
-from teamleduc.solver.dag_cfr import cfr_plus, dcfr
+from teamleduc.solver.dag_cfr import dcfr
 from teamleduc.tree import build_tree
 
-KUHN_VALUE = -1.0 / 18.0
+from .solving import GUARD_SECONDS, KUHN_VALUE
+
 ALL_METHODS = sorted(METHODS)
 CFR_METHODS = [m for m in ALL_METHODS if METHODS[m] == "dag_cfr"]
 #: kuhn-3p with teams {1,3} against {2}: a small team game whose value is not 0
@@ -52,9 +52,6 @@ NONZERO_TEAM_GAMES = {
     # team {2,3} against seat 1, who acts first; ante 4 and three suits
     "ante4-team23": (get_config("tiny-team-3p", ante=4, suits=3, teams=((1, 2), (0,))), 1 / 30),
 }
-
-
-# --------------------------------------------------------------------------- oracles
 
 
 def _seat_pure_reaches(tree, table) -> np.ndarray:
@@ -173,25 +170,11 @@ def sequence_form_lp_value(config) -> float:
     return -res.fun
 
 
-# --------------------------------------------------------------------------- oracles first
-
-
 def test_oracles_reproduce_published_values():
     assert enumeration_lp_value(get_config("kuhn")) == pytest.approx(KUHN_VALUE, abs=1e-9)
     assert sequence_form_lp_value(get_config("kuhn")) == pytest.approx(KUHN_VALUE, abs=1e-9)
     # classic Leduc: the published game value for the first player is about -0.0856
     assert sequence_form_lp_value(get_config("leduc")) == pytest.approx(-0.0856, abs=5e-5)
-
-
-def test_matrix_game_solver_on_rock_paper_scissors():
-    M = np.array([[0.0, -1, 1], [1, 0, -1], [-1, 1, 0]]) + 2.0
-    lam, mu, value = solve_matrix_game(M)
-    assert value == pytest.approx(2.0, abs=1e-9)
-    np.testing.assert_allclose(lam, 1 / 3, atol=1e-9)
-    np.testing.assert_allclose(mu, 1 / 3, atol=1e-9)
-
-
-# --------------------------------------------------------------------------- the common suite
 
 
 def _check_export(config, result, tol=1e-6):
@@ -208,11 +191,6 @@ def _check_export(config, result, tol=1e-6):
 #: iterations (rounds of the double oracle, which stops sooner when it converges) before the
 #: final export in the exactness tests below
 EXACT_ITERATIONS = 500
-#: wall-clock guard of those runs: far above what they need, so that the final export (which
-#: gets what is left of the limit) is never hurried. A time limit near the run's length made
-#: the export's column generation stop early on a loaded machine (CI failed on
-#: test_two_round_team_game at 2e-4 under a 30 s limit that it normally meets in 4 s).
-GUARD_SECONDS = 600
 
 
 def _solve_exactly(config, method, iterations=EXACT_ITERATIONS):
@@ -290,106 +268,6 @@ def test_two_round_team_game(method):
     _check_export(config, r)
 
 
-# --------------------------------------------------------------------------- the export
-
-
-def test_export_keeps_the_correlation():
-    """Averaging members' marginals into one behaviour profile loses value; the export does not."""
-    from teamleduc.dag import flows, marginals
-    from teamleduc.solver.common import Candidates, ProductStrategy, TeamMixture
-    from teamleduc.solver.dag_cfr import RegretMinimizer
-    from teamleduc.solver.export import export, merge_submission
-
-    config = get_config("tiny-team-leduc")
-    rm = RegretMinimizer(config, dcfr())
-    cand = Candidates()
-    for _ in range(20):
-        rm.iterate(100)
-        rm.measure(0.0, cand)
-    avg = rm.measure()
-    rm.add_export_candidates(cand)
-    ex = export(rm.game, cand, time_limit=30)
-    assert ex.gap <= 1e-9
-    v = ex.lower
-    # the decorrelated profile: each member's average marginal, one signal
-    mixtures = []
-    for team, dag in enumerate(rm.game.dags):
-        sig = rm.average_sigma(team)
-        flows(dag, sig, rm.F[team])
-        mixtures.append(
-            TeamMixture(
-                team,
-                dag.seats,
-                np.array([1.0]),
-                (ProductStrategy(dag.seats, marginals(dag, sig, rm.F[team])),),
-            )
-        )
-    flat = exploitability(config, merge_submission(rm.game, mixtures))
-    assert avg.lower - 1e-9 <= v <= avg.upper + 1e-9
-    assert flat.worst_case_a < v - 0.02  # team A loses more than 2 cents per hand
-    assert flat.gap > 100 * avg.gap
-
-
-def test_export_starts_from_the_newest_average_only():
-    """Candidates drawn from five averages of one run (30 to 22,218 iterations): the export
-    uses the newest batch alone and is exact. With every batch it loaded all of them (about
-    400 per team) and, in 60 s, exported 1.2e-3; after a long run with a target, ``solve``
-    on this game ended at 4.5e-3 although a 2 s run is exact."""
-    from teamleduc.solver.common import Candidates
-    from teamleduc.solver.dag_cfr import RegretMinimizer
-    from teamleduc.solver.export import export
-
-    rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
-    cand = Candidates()
-    for t in (30, 821, 2885, 8489, 22218):
-        rm.iterate(t - rm.t)
-        rm.measure(0.0, cand)
-        rm.add_export_candidates(cand)
-    assert cand.batch == 5
-    newest = [len(cand.newest(team)) for team in (0, 1)]
-    assert all(0 < n < len(items) / 2 for n, items in zip(newest, cand.items))
-    ex = export(rm.game, cand, time_limit=GUARD_SECONDS, target_gap=1e-9)
-    assert ex.gap <= 1e-9
-    assert ex.lower == pytest.approx(0.1319361388, abs=1e-9)
-    # the restricted games held the newest candidates and the generated columns only
-    assert all(c <= n + ex.rounds + 1 for c, n in zip(ex.columns, newest))
-
-
-def test_candidate_batches():
-    """A candidate met again moves to the newer batch; the newest non-empty batch is what the
-    export reads; batches survive a checkpoint."""
-    from teamleduc.dag import extract_pure
-    from teamleduc.solver import checkpoint as ckpt
-    from teamleduc.solver.common import Candidates
-    from teamleduc.solver.dag_cfr import RegretMinimizer
-
-    rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
-    d = rm.game.dags[0]
-    pures = [extract_pure(d, score=np.random.default_rng(i).random(d.num_rows)) for i in range(3)]
-    cand = Candidates()
-    cand.add(0, pures[0])
-    cand.add(0, pures[1], "peel")
-    cand.new_batch()
-    assert [k for _, k in cand.newest(0)] == ["br", "peel"]  # batch 1 is still empty
-    assert cand.add(0, pures[2], "peel")
-    assert not cand.add(0, pures[0])  # met again: moves to batch 1
-    assert [s.key() for s, _ in cand.newest(0)] == [pures[0].key(), pures[2].key()]
-    assert cand.newest(1) == []
-    assert len(cand.items[0]) == 3 and cand.batches[0] == [1, 0, 1]
-
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        config = get_config("tiny-team-leduc")
-        ckpt.save(
-            folder,
-            ckpt.Checkpoint(config.name, "dcfr", 0, 0.0, [], rm.state(), cand, config.to_dict()),
-        )
-        back = ckpt.load(folder, config).candidates
-    assert back.batches[0] == [1, 0, 1] and back.batch == 1
-    assert [s.key() for s in back.items[0]] == [s.key() for s in cand.items[0]]
-
-
 def test_target_is_tried_early_whatever_the_limit():
     """With a target, the LP export is first tried after 0.5 s and then at doubling times,
     not after 5 % of the limit (30 s of 600 s here): tiny-team-leduc's export is exact long
@@ -401,33 +279,6 @@ def test_target_is_tried_early_whatever_the_limit():
     assert exports[0].seconds < 0.05 * limit
     averages = [m for m in r.history if m.what == "average"]
     assert averages[-1].gap > 1e-9  # the export met the target, not the average
-
-
-def test_refined_export_is_no_worse_and_exact():
-    """The optional refinement (per-signal behaviour optimised member by member) never
-    returns a worse export, keeps the signal cap, and reports the exact bounds of what it
-    returns."""
-    from teamleduc.solver.common import Candidates
-    from teamleduc.solver.dag_cfr import RegretMinimizer
-    from teamleduc.solver.export import export
-    from teamleduc.solver.refine import refine_export
-
-    config = get_config("tiny-team-leduc")
-    rm = RegretMinimizer(config, dcfr())
-    cand = Candidates()
-    rm.iterate(100)
-    rm.measure(0.0, cand)
-    rm.add_export_candidates(cand)
-    ex = export(rm.game, cand, max_signals=12, time_limit=1.0)
-    ref = refine_export(
-        rm.game, ex, max_signals=12, time_limit=60.0, candidates=cand, max_iters=200, blocks=3
-    )
-    assert ref.gap <= ex.gap
-    assert ref.signals <= 12
-    r = exploitability(config, ref.submission)
-    assert r.worst_case_a == pytest.approx(ref.lower, abs=1e-9)
-    assert r.br_a.value == pytest.approx(ref.upper, abs=1e-9)
-    assert not ref.submission.problems(config)
 
 
 def test_solve_with_refinement_reports_the_written_gap(tmp_path):
@@ -464,32 +315,9 @@ def test_signal_cap_and_merge():
         assert len(keys) <= r.team_signals[config.teams.index(team)]
 
 
-# --------------------------------------------------------------------------- runs
-
-
 def _cum(folder):
     with np.load(os.path.join(folder, "checkpoint.npz")) as z:
         return {k: z[k] for k in z.files if k.startswith("alg/")}
-
-
-@pytest.mark.parametrize("method", ["dcfr", "pcfr+"])
-@pytest.mark.parametrize("preset", ["tiny-team", "tiny-team-leduc"])
-def test_the_current_strategy_is_recomputed_from_the_regrets_bit_for_bit(method, preset):
-    """Checkpoints keep regrets (and pcfr+'s last regrets), not the current strategy: the
-    regret matching of a resumed run must give the solver's own strategy, every bit."""
-    from teamleduc.dag import match_regrets
-    from teamleduc.solver.dag_cfr import VARIANTS, RegretMinimizer
-
-    rm = RegretMinimizer(get_config(preset), VARIANTS[method])
-    for _ in range(4):
-        rm.iterate(7)
-        for k, d in enumerate(rm.game.dags):
-            pred = rm.discounting.predictive
-            got = match_regrets(d, rm.reg[k], rm.last[k], pred)
-            np.testing.assert_array_equal(got, rm.sigma[k])
-            assert got.dtype == rm.sigma[k].dtype
-    assert not np.array_equal(rm.sigma[0], rm.game.dags[0].uniform_sigma())
-    assert "sigma0" not in rm.state()
 
 
 @pytest.mark.parametrize("method", ["dcfr", "pcfr+"])
@@ -521,37 +349,6 @@ def test_resume_continues_exactly(tmp_path, method):
         solve(config, other, time_limit=5, resume=first, handle_sigint=False)
 
 
-def test_damaged_checkpoint_candidates_are_refused(tmp_path):
-    """A checkpoint whose candidate arrays are missing, of different lengths or of an unknown
-    kind gives TeamLeducError naming the file (it gave TypeError or IndexError)."""
-    from teamleduc.solver import checkpoint as ckpt
-
-    config = get_config("tiny-team-leduc")
-    solve(
-        config,
-        "dcfr",
-        max_iterations=20,
-        time_limit=GUARD_SECONDS,
-        out_dir=tmp_path,
-        refine_seconds=0,
-        handle_sigint=False,
-    )
-    path = tmp_path / "checkpoint.npz"
-    with np.load(path) as z:
-        good = {k: z[k] for k in z.files}
-    assert ckpt.load(tmp_path, config).candidates.items[0]
-    damaged = {
-        "incomplete": {k: v for k, v in good.items() if k != "cand0/1"},
-        "differ in shape": {**good, "cand0/batch": good["cand0/batch"][:-1]},
-        "unknown kind": {**good, "cand1/kind": good["cand1/kind"] + 100},
-    }
-    for message, arrays in damaged.items():
-        np.savez(path, **arrays)
-        pattern = f"checkpoint .*checkpoint.npz: team .'s candidates.*{message}"
-        with pytest.raises(TeamLeducError, match=pattern):
-            ckpt.load(tmp_path, config)
-
-
 def test_ctrl_c_writes_checkpoint_and_valid_submission(tmp_path):
     config = get_config("tiny-team-leduc")
     seen = []
@@ -573,9 +370,9 @@ def test_ctrl_c_writes_checkpoint_and_valid_submission(tmp_path):
 
 def _as_big(monkeypatch):
     """tiny-team-leduc treated as a big game (whose export takes tens of seconds)."""
-    import teamleduc.solver.driver as driver
+    import teamleduc.solver.plan as plan
 
-    monkeypatch.setattr(driver, "is_big", lambda game: True)
+    monkeypatch.setattr(plan, "is_big", lambda game: True)
 
 
 def _sigint_at(n: int, what: str | None = None):
@@ -622,11 +419,11 @@ def test_ctrl_c_on_a_big_game_keeps_the_solver_state(tmp_path, monkeypatch):
 def test_ctrl_c_during_a_big_game_measurement_does_not_wait(tmp_path, monkeypatch):
     """A Ctrl-C while a big game's average is measured (seconds on team-leduc) aborts the
     measurement; the state, whole meanwhile, is kept and resumes."""
-    from teamleduc.solver.methods import _RegretAlgorithm
+    from teamleduc.solver.regret_algorithm import RegretAlgorithm
     from teamleduc.solver.result import CheckpointKept
 
     _as_big(monkeypatch)
-    measure = _RegretAlgorithm.measure
+    measure = RegretAlgorithm.measure
     calls = []
 
     def interrupted_measure(self, *args):
@@ -635,14 +432,14 @@ def test_ctrl_c_during_a_big_game_measurement_does_not_wait(tmp_path, monkeypatc
             os.kill(os.getpid(), signal.SIGINT)
         return measure(self, *args)
 
-    monkeypatch.setattr(_RegretAlgorithm, "measure", interrupted_measure)
+    monkeypatch.setattr(RegretAlgorithm, "measure", interrupted_measure)
     config = get_config("tiny-team-leduc")
     out = tmp_path / "run"
     with pytest.raises(CheckpointKept) as kept:
         solve(config, "dcfr", time_limit=60, out_dir=out)
     assert len(calls) == 2 and kept.value.iterations == calls[1]
     assert sorted(p.name for p in out.iterdir()) == ["checkpoint.npz"]
-    monkeypatch.setattr(_RegretAlgorithm, "measure", measure)
+    monkeypatch.setattr(RegretAlgorithm, "measure", measure)
     r = solve(config, "dcfr", max_iterations=calls[1] + 3, resume=out, out_dir=out)
     assert r.iterations == calls[1] + 3
 
@@ -678,34 +475,6 @@ def test_ctrl_c_during_a_big_game_export_keeps_the_main_phase(tmp_path, monkeypa
     assert (out / "submission" / "meta-strategy.csv").read_bytes() == before
     r = solve(config, "dcfr", max_iterations=31, resume=out, out_dir=out, refine_seconds=0)
     assert r.iterations == 31 and r.gap <= first.gap + 1e-12
-
-
-def test_the_command_says_where_the_state_is_kept(tmp_path, monkeypatch):
-    """``solve`` after a Ctrl-C that kept the state alone: exit 130, the checkpoint's path
-    and the command that goes on, in text and as JSON."""
-    import teamleduc.solver as solver
-    from teamleduc.cli import cli
-    from teamleduc.solver.result import CheckpointKept
-
-    def kept(config, method, **kwargs):
-        raise CheckpointKept(str(kwargs["out_dir"]), 1234, 56.7)
-
-    monkeypatch.setattr(solver, "solve", kept)
-    run = str(tmp_path / "run")
-    args = ["solve", "--preset", "team-leduc", "--out", run, "--quiet"]
-    r = CliRunner().invoke(cli, args)
-    assert r.exit_code == 130
-    assert "1234 iterations (57 s)" in r.output and f"{run}/checkpoint.npz" in r.output
-    assert f"teamleduc solve --preset team-leduc --resume {run} --out {run}" in r.output
-    r = CliRunner().invoke(cli, args + ["--json"])
-    assert r.exit_code == 130
-    report = json.loads(r.stdout)
-    assert report == {
-        "status": "aborted",
-        "checkpoint": f"{run}/checkpoint.npz",
-        "iterations": 1234,
-        "seconds": 56.7,
-    }
 
 
 def test_an_abort_without_checkpoint_leaves_out_untouched(tmp_path, monkeypatch):
@@ -793,17 +562,17 @@ def test_a_refined_big_game_exports_the_refinements_start_first(monkeypatch, exp
     signals with free weights (as many as the refinement time can move, at most 4), whose
     sizes the refinement keeps. Neither goes through the general export
     (``export_alternatives``). Without refinement the export is the equal weights."""
-    import teamleduc.solver as solver_module
-    import teamleduc.solver.driver as driver
+    import teamleduc.solver.plan as plan
     from teamleduc.solver.dag_cfr import RegretMinimizer
     from teamleduc.solver.refine import halves_export, refined_team_signals, stratified_export
+    from teamleduc.solver.regret_algorithm import RegretAlgorithm
     from teamleduc.solver.stratify import stratified_mixture
 
-    monkeypatch.setattr(driver, "is_big", lambda game: True)
+    monkeypatch.setattr(plan, "is_big", lambda game: True)
     calls = []
-    original = solver_module._RegretAlgorithm.export_alternatives
+    original = RegretAlgorithm.export_alternatives
     monkeypatch.setattr(
-        solver_module._RegretAlgorithm,
+        RegretAlgorithm,
         "export_alternatives",
         lambda self, k: calls.append(k) or original(self, k),
     )
@@ -856,16 +625,17 @@ def test_a_big_games_unbeaten_start_is_written(monkeypatch):
     """A big game does not hold its start's submission while refining (1.4 GB on
     team-leduc); when the refinement does not beat the start, the submission is built again
     from the start's mixtures: the written bounds are the start's, re-measured."""
-    import teamleduc.solver.driver as driver
+    import teamleduc.solver.plan as plan
+    import teamleduc.solver.steps as steps
 
-    monkeypatch.setattr(driver, "is_big", lambda game: True)
+    monkeypatch.setattr(plan, "is_big", lambda game: True)
     given = []
 
     def unchanged(game, ex, **kwargs):
         given.append(ex)
         return ex
 
-    monkeypatch.setattr(driver, "refine_export", unchanged)
+    monkeypatch.setattr(steps, "refine_export", unchanged)
     config = get_config("tiny-team-leduc")
     r = solve(
         config,
@@ -881,101 +651,3 @@ def test_a_big_games_unbeaten_start_is_written(monkeypatch):
     assert r.upper == pytest.approx(given[0].upper, abs=1e-9)
     assert r.signals == 4
     _check_export(config, r, tol=np.inf)
-
-
-def test_auto_refinement_with_a_target(monkeypatch):
-    """With a target, ``auto`` still refines (small-team-leduc's LP export never met a target
-    of 1e-4: 3.1e-2 in 120 s; refined, 8.8e-4 in 60 s), unless the target is met first."""
-    import teamleduc.solver.driver as driver
-
-    monkeypatch.setattr(driver, "auto_seconds", lambda game, limit, signals, startup=0.0: 3.0)
-    met = solve(
-        "tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, target_gap=1e-9, handle_sigint=False
-    )
-    assert met.success and met.parameters["refine_seconds"] == 3.0
-    assert not [m for m in met.history if m.what == "refine"]
-    # four signals cannot be exact here: the target is missed and the export refined
-    missed = solve(
-        "tiny-team-leduc",
-        "dcfr",
-        time_limit=12,
-        max_iterations=30,
-        max_signals=4,
-        target_gap=1e-9,
-        handle_sigint=False,
-    )
-    assert not missed.success
-    assert [m for m in missed.history if m.what == "refine"]
-
-
-def test_export_budget_of_big_games(monkeypatch):
-    """Only a regret minimiser gets the short export budget of big games (its stratified
-    signals take seconds); the double oracle's LP export keeps the usual share."""
-    import teamleduc.solver.driver as solver_module
-
-    calls = []
-    original = solver_module._export_budget
-    monkeypatch.setattr(
-        solver_module, "_export_budget", lambda t, big=False: calls.append(big) or original(t, big)
-    )
-    monkeypatch.setattr(solver_module, "is_big", lambda game: True)
-    for method in ("dcfr", "double-oracle"):
-        solve("kuhn", method, time_limit=5, max_iterations=3, refine_seconds=0, handle_sigint=False)
-    assert calls == [True, False]
-    assert original(60.0, True) < original(60.0, False)
-
-
-def test_discounting_factors():
-    assert cfr_plus().factors(7) == (1.0, 0.0)
-    pos, neg = dcfr().factors(1)
-    assert (pos, neg) == (0.5, 0.5)
-    pos, neg = dcfr().factors(4)
-    assert pos == pytest.approx(8 / 9) and neg == pytest.approx(0.5)
-    assert dcfr().weight(3) == 9.0
-
-
-def test_solve_command(tmp_path):
-    from teamleduc.cli import cli
-
-    out = tmp_path / "run"
-    res = CliRunner().invoke(
-        cli,
-        [
-            "solve",
-            "--preset",
-            "kuhn",
-            "--time-limit",
-            "60",
-            "--target-gap",
-            "1e-9",
-            "--out",
-            str(out),
-        ],
-    )
-    assert res.exit_code == 0, res.output
-    lines = res.output.splitlines()
-    assert any(
-        l.startswith("iter ") and "lower" in l and "upper" in l and "gap" in l for l in lines
-    )
-    assert lines[-1].startswith("final gap ")
-    report = json.loads((out / "solve-report.json").read_text())
-    for key in (
-        "preset",
-        "version",
-        "algorithm",
-        "iterations",
-        "seconds",
-        "value_lower",
-        "value_upper",
-        "gap",
-        "signals",
-        "peak_memory_bytes",
-        "history",
-    ):
-        assert key in report
-    assert report["preset"] == "kuhn" and report["algorithm"] == "dcfr"
-    assert report["value_lower"] == pytest.approx(KUHN_VALUE, abs=1e-6)
-    assert (out / "convergence.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    load_submission(out / "submission", "kuhn")
-    res = CliRunner().invoke(cli, ["solve", "--preset", "kuhn-3p", "--out", str(tmp_path / "x")])
-    assert res.exit_code != 0

@@ -1,0 +1,419 @@
+"""The team refiner: one team's K signals optimised member by member against the other team.
+
+Why: an exported signal is a product of the members' behavioural strategies, built from the
+regret minimiser's average (stratified signals, :mod:`.stratify`) or from pure strategies
+(:mod:`.export`); neither is optimised as a product. This module optimises the per-signal
+behaviour against the other team's whole belief DAG; :mod:`.refine` decides what an export
+refines with it (which mixtures, how many signals, which weights, how long).
+
+What (block-coordinate ascent, per team, alternating members):
+
+* fix one member's per-signal strategies; the other member's per-signal behavioural
+  strategies (and the signal weights unless fixed) are then a *perfect-recall* problem for the
+  team (one member plays, the fixed member is part of the environment per signal), solved by
+  regret matching (DCFR factors) against the other team, which itself runs DAG-CFR on its
+  whole belief DAG (it may play any correlated strategy) from the solver's regrets when given;
+* a block starts warm: the free member's regrets are set so that regret matching reproduces
+  its current strategy (:data:`WARM_ITERS`), and the other team's regret minimiser goes on
+  from the previous block;
+* a block lasts :data:`BLOCK_ITERS` iterations (or the rest of the time when another block
+  would not fit); its average is measured **exactly** (the other team's exact best response on
+  its belief DAG) every :data:`CHECK_EVERY` iterations and the best one is kept; a block that
+  does not beat the best mixture so far is undone, and that member's next block is twice as
+  long (the same block again would likely fail again); then the members swap roles.
+
+A refined team mixture replaces the given one only if its exact bound is better. Fixed
+weights, when asked for, are returned bit for bit.
+
+The per-member passes are numba kernels over the public tree (:mod:`.refine_kernels`), one
+signal per thread, arrays signal-major (K, nodes, ranks), skipping the nodes the fixed member
+never reaches in that signal; the other team's updates reuse :func:`teamleduc.dag.cfr_update`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
+from ..infosets import infoset_tables
+from .dag_cfr import dcfr
+from .export import guaranteed_value
+from .mixtures import ProductStrategy, TeamMixture
+from .refine_kernels import _member_pass, _member_reach, _member_values, _pair_reach
+
+#: iterations per block (warm started): long enough for a warm block to beat its start
+BLOCK_ITERS = 200
+#: a block measures its average exactly every this many iterations and keeps the best
+CHECK_EVERY = 10
+#: warm start of a block: the free member's regrets start proportional to its current
+#: strategy, at this many times each information set's first instantaneous regret (0: cold)
+WARM_ITERS = 10.0
+#: ... and the signal weights (when free) likewise start from the current weights
+WARM_WEIGHTS = True
+
+
+_NONE = np.zeros(0)
+
+
+def _better(team: int):
+    """``better(a, b)``: is bound ``a`` better than ``b`` for ``team`` (A maximises)?"""
+    return (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
+
+
+class _TeamRefiner:
+    """One team's K signals under refinement: the members' per-signal strategies and the
+    weights, improved one member's block at a time (:meth:`block`)."""
+
+    def __init__(
+        self, game: DagGame, team: int, sig: dict, weights: np.ndarray, fixed_weights: bool = False
+    ):
+        self.game, self.team = game, team
+        self.fixed_weights = fixed_weights
+        #: the other team's (regrets, strategy), owned: each block takes them over and
+        #: leaves its own for the next one
+        self.opponent = None
+        self.tree = game.tree
+        self.tabs = infoset_tables(self.tree)
+        self.seats = game.dags[team].seats
+        self.sig = {s: np.ascontiguousarray(sig[s], dtype=np.float64) for s in self.seats}
+        self.given = np.asarray(weights, dtype=np.float64)
+        self.p = self.given / np.sum(weights)
+        self.K = len(self.p)
+        self.R = game.config.num_ranks
+        self.Z = len(self.tree.terminals)
+
+    def _reach(self, s, sg, out=None, cum=_NONE, wj=_NONE):
+        t = self.tree
+        if out is None:
+            out = np.empty((self.K, t.num_nodes, self.R))
+        _member_reach(
+            t.parent,
+            t.action,
+            t.kind,
+            t.actor,
+            s,
+            self.tabs[s].id_of,
+            sg,
+            out,
+            cum if cum.size else sg,
+            wj,
+        )
+        return out
+
+    def _team_reach(self, p, rfix, rfree, free_second):
+        """(Z, R*R) team terminal reach (see :func:`_pair_reach`)."""
+        out = np.empty((self.Z, self.R * self.R))
+        _pair_reach(p, rfix, rfree, self.tree.terminals, free_second, out)
+        return out
+
+    def block(
+        self,
+        free_k: int,
+        deadline: float,
+        max_iters: int = 10**9,
+        iters: int | None = None,
+        warm: float = WARM_ITERS,
+        stop: Callable[[], bool] | None = None,
+    ) -> float:
+        """Optimise member ``free_k``'s strategies (and the weights unless fixed) until
+        ``deadline`` or ``max_iters`` iterations. With ``iters``, stop after that many unless
+        the time left would not hold 60 % of another such block (then go on to the deadline).
+        The block's average is measured exactly every :data:`CHECK_EVERY` iterations and at
+        the end; the best one is kept and its exact value returned (early averages of a block
+        are much worse than its start). ``warm`` > 0 starts the free member's regrets so that
+        regret matching reproduces its current strategy (:data:`WARM_ITERS`). ``stop()`` true
+        ends the block after the current iteration (Ctrl-C in the solver)."""
+        g, t, team = self.game, self.tree, self.team
+        term = t.terminals
+        free, fixed = self.seats[free_k], self.seats[1 - free_k]
+        od = g.dags[1 - team]
+        if self.opponent is not None:
+            (oreg, osig), self.opponent = self.opponent, None
+        else:
+            oreg = np.zeros(od.num_rows, ROW_DTYPE)
+            osig = od.uniform_sigma()
+        olast = np.zeros(0, ROW_DTYPE)
+        oV, oF = od.new_values(), od.new_values()
+        disc = dcfr()
+        # the fixed member's reach stays float64 (the exact checks use it); the free member's
+        # iterates and the counterfactual values are float32 (half the memory on team-leduc)
+        V = np.empty((self.K, t.num_nodes, self.R))
+        rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed], V)[:, term])
+        live = V[:, :, 0] > 0  # (K, N): nodes the fixed member reaches
+        for x in range(1, self.R):
+            live |= V[:, :, x] > 0
+        r = np.empty((self.K, t.num_nodes, self.R), np.float32)
+        sg = self.sig[free].copy()
+        reg = np.zeros_like(sg)
+        cum = np.zeros_like(sg)
+        pp = self.p.copy()
+        regp = np.zeros(self.K)
+        cump = np.zeros(self.K)
+        cv = np.empty((self.K, self.Z, self.R), np.float32)
+        sw = sweep(t)
+        id_of = self.tabs[free].id_of
+
+        def team_reach(rfree, weights=None):
+            q = pp if weights is None else weights
+            return self._team_reach(q, rf, rfree, free_k == 1)
+
+        TA = team_reach(self._reach(free, sg, r))
+
+        def member_values():
+            """``cv``: the free member's terminal values against the other team's current
+            strategy (its flow) and the fixed member."""
+            W = g.weights(team, flows(od, osig, oF)).reshape(self.Z, self.R, self.R)
+            _member_values(W, rf, free_k == 1, cv)
+
+        if warm > 0:
+            # regrets proportional to the current strategy make it the first iterate; their
+            # scale (warm x the information set's largest first regret) sets how fast it
+            # moves. ``cum`` (zero until the first iteration) is the scratch: no extra arrays
+            member_values()
+            cum[:] = sg
+            _member_pass(
+                t.kind,
+                t.children,
+                t.actor,
+                free,
+                id_of,
+                sw.term_index,
+                cv,
+                cum,
+                reg,
+                V,
+                1.0,
+                1.0,
+                live,
+            )
+            np.abs(reg, out=cum)
+            scale = cum.max(axis=2, keepdims=True)
+            np.multiply(sg, np.where(scale > 0, warm * scale, 1e-300), out=reg)
+            cum.fill(0.0)
+            if WARM_WEIGHTS and not self.fixed_weights:
+                # the same for the signal weights: they start where they are
+                vals = V[:, 0].sum(axis=1)
+                first = float(np.max(np.abs(vals - pp @ vals)))
+                regp = pp * (warm * first if first > 0 else 1e-300)
+        better = _better(team)
+        best_val, best = None, None
+        oVm = od.new_values()
+
+        def check():
+            """Measure the block's average so far exactly; keep it if it is the best."""
+            nonlocal best_val, best
+            tot = cum.sum(axis=2, keepdims=True)
+            avg = self.sig[free].copy()  # where the block never reached: as before
+            np.divide(cum, tot, out=avg, where=tot > 0)
+            pa = pp if self.fixed_weights else cump / cump.sum()
+            # V is scratch here (the next member pass overwrites all of it)
+            bv = best_values(g, 1 - team, team_reach(self._reach(free, avg, V), pa), oVm)
+            val = -bv if team == 0 else bv
+            if best_val is None or better(val, best_val):
+                best_val, best = val, (avg, pa.copy())
+
+        it = 0
+        t_start = time.perf_counter()
+        while it < max_iters and (
+            it == 0 or (time.perf_counter() < deadline and not (stop is not None and stop()))
+        ):
+            if iters is not None and it >= iters:
+                now = time.perf_counter()
+                if deadline - now >= 0.6 * iters * (now - t_start) / it:
+                    break
+            it += 1
+            pos_f, neg_f = disc.factors(it)
+            w = float(it) ** 2
+            cfr_update(g, 1 - team, TA, oV, oreg, osig, olast, pos_f, neg_f, False)
+            member_values()  # the other team's average is not needed
+            _member_pass(
+                t.kind,
+                t.children,
+                t.actor,
+                free,
+                id_of,
+                sw.term_index,
+                cv,
+                sg,
+                reg,
+                V,
+                pos_f,
+                neg_f,
+                live,
+            )
+            vals = V[:, 0].sum(axis=1)
+            regp = regp + vals - pp @ vals
+            regp *= np.where(regp > 0, pos_f, neg_f)
+            self._reach(free, sg, r, cum, w * pp)
+            cump += w * pp
+            if not self.fixed_weights:
+                q = np.maximum(regp, 0.0)
+                pp = q / q.sum() if q.sum() > 0 else np.full(self.K, 1.0 / self.K)
+            TA = team_reach(r)
+            if it % CHECK_EVERY == 0:
+                check()
+        check()
+        self.sig[free], self.p = best[0], best[1] / best[1].sum()
+        self.opponent = (oreg, osig)  # the next block's opponent starts from here
+        return best_val
+
+    def mixture(self, p, sig) -> TeamMixture:
+        """The mixture of the signals with positive weight. Fixed weights are returned
+        bit for bit as given, so that both teams' equal weights still merge into K signals."""
+        keep = np.flatnonzero(p > 0)
+        # views: the refiner replaces its arrays and never writes into them
+        items = tuple(ProductStrategy(self.seats, {s: sig[s][j] for s in self.seats}) for j in keep)
+        w = self.given[keep] if self.fixed_weights else p[keep] / p[keep].sum()
+        return TeamMixture(self.team, self.seats, w, items)
+
+
+class TeamRefinement:
+    """A resumable :func:`refine_team`: :meth:`step` runs one block of the next member (kept
+    only if it improves the exact bound; otherwise undone, and that member's next block is
+    twice as long), so that a caller may interleave blocks with other work, e.g. the regret
+    minimiser going on (:func:`interleaved`). ``best`` = (exact bound, mixture) so far."""
+
+    def __init__(
+        self,
+        game: DagGame,
+        mixture: TeamMixture,
+        bound: float,
+        *,
+        signals: int,
+        extra=(),
+        block_iters: int = BLOCK_ITERS,
+        fixed_weights: bool = False,
+        opponent=None,
+    ):
+        team = mixture.team
+        tabs = infoset_tables(game.tree)
+        sizes = {s: tabs[s].size for s in mixture.seats}
+        order = np.argsort(-mixture.weights, kind="stable")[:signals]
+        strat = mixture.strategies(sizes)
+        sig = {s: [strat[s][j] for j in order] for s in mixture.seats}
+        w = list(mixture.weights[order])
+        if extra:
+            wmin = min(w) if w else 1.0
+            tm = TeamMixture(team, mixture.seats, np.ones(len(extra)), tuple(extra))
+            es = tm.strategies(sizes)
+            for j in range(len(extra)):
+                if len(w) >= signals:
+                    break
+                for s in mixture.seats:
+                    sig[s].append(es[s][j])
+                w.append(0.1 * wmin)
+        sig = {s: np.array(v) for s, v in sig.items()}
+        self.game, self.team = game, team
+        self.refiner = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
+        # the solver's arrays are copied once; from then on the blocks pass on their own
+        self.refiner.opponent = None if opponent is None else tuple(a.copy() for a in opponent)
+        self.best = (bound, mixture)
+        self.block_iters = block_iters
+        # a block that failed is likely to fail again from the same point: that member's
+        # next block is twice as long (until a block of either member succeeds)
+        self.length = [block_iters, block_iters]
+        self.blocks = 0
+
+    def step(
+        self,
+        deadline: float,
+        max_iters: int = 10**9,
+        opponent=None,
+        stop: Callable[[], bool] | None = None,
+    ) -> tuple:
+        """One block of the next member until ``deadline`` (or its length); ``opponent`` =
+        (regrets, strategy) to restart the other team's regret minimiser from (copied), else
+        it goes on from the last block. Returns :attr:`best`."""
+        tr = self.refiner
+        if opponent is not None:
+            tr.opponent = tuple(a.copy() for a in opponent)
+        free_k = 1 - (self.blocks % 2)
+        # a block replaces (never writes into) these arrays: references suffice to undo it
+        before = (tr.p, tr.sig[tr.seats[free_k]])
+        tr.block(free_k, deadline, max_iters, iters=self.length[free_k], stop=stop)
+        mix = tr.mixture(tr.p, tr.sig)
+        val = guaranteed_value(self.game, mix)  # of the mixture as written (zero weights dropped)
+        if _better(self.team)(val, self.best[0]):
+            self.best = (val, mix)
+            self.length = [self.block_iters, self.block_iters]
+        else:
+            # the block made things worse: the next one (other member) starts from the best
+            tr.p, tr.sig[tr.seats[free_k]] = before
+            self.length[free_k] *= 2
+        self.blocks += 1
+        return self.best
+
+
+def refine_team(
+    game: DagGame,
+    mixture: TeamMixture,
+    bound: float,
+    *,
+    signals: int,
+    time_limit: float,
+    extra=(),
+    blocks: int | None = None,
+    block_iters: int = BLOCK_ITERS,
+    progress=None,
+    max_iters: int = 10**9,
+    fixed_weights: bool = False,
+    opponent=None,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[float, TeamMixture]:
+    """Refine one team's mixture for ``time_limit`` seconds with at most ``signals`` signals.
+
+    ``bound`` is the exact guaranteed value of ``mixture``; ``extra`` are further team
+    strategies (e.g. peels) to fill up to ``signals`` signals. ``fixed_weights`` keeps the
+    signal weights (only the per-signal behaviour moves), e.g. to keep both teams' equal
+    weights aligned in the merged meta-strategy. Blocks of ``block_iters`` iterations
+    (at most ``max_iters``; at most ``blocks`` blocks) alternate the members until the time
+    is up; a block that does not improve is undone (:class:`TeamRefinement`). ``opponent`` =
+    (regrets, strategy) of the other team's DAG to start its regret minimiser from (e.g. the
+    solver's state; it is copied). ``progress(team, block, bound)`` is called after each
+    block with the best exact bound so far; ``stop()`` true ends the refinement after the
+    current iteration (a block cut short is still measured and kept only if better). Returns ``(bound, mixture)``, the input unchanged
+    unless a strictly better exactly measured mixture was found."""
+    run = TeamRefinement(
+        game,
+        mixture,
+        bound,
+        signals=signals,
+        extra=extra,
+        block_iters=block_iters,
+        fixed_weights=fixed_weights,
+        opponent=opponent,
+    )
+    end = time.perf_counter() + time_limit
+    while blocks is None or run.blocks < blocks:
+        if run.blocks > 0 and (time.perf_counter() >= end or (stop is not None and stop())):
+            break
+        run.step(end, max_iters, stop=stop)
+        if progress is not None:
+            progress(mixture.team, run.blocks - 1, run.best[0])
+    return run.best
+
+
+def _warmup() -> None:
+    """Compile the refinement kernels (every dtype they meet) on tiny-team-leduc, so that a
+    timed refinement never pays for them (``python -m teamleduc.warmup``)."""
+    from ..config import get_config
+    from .dag_cfr import RegretMinimizer
+    from .stratify import stratified_mixture
+
+    rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
+    rm.iterate(5)
+    for team in (0, 1):
+        mix = stratified_mixture(rm.game, team, rm.average_sigma(team), 3)
+        refine_team(
+            rm.game,
+            mix,
+            guaranteed_value(rm.game, mix),
+            signals=3,
+            time_limit=60.0,
+            blocks=2,
+            max_iters=CHECK_EVERY,
+            fixed_weights=True,
+        )
