@@ -19,10 +19,10 @@ from pathlib import Path
 from . import baselines
 from .config import ConfigLike, GameConfig, get_config
 from .errors import TeamLeducError
+from .files.findings import SubmissionError
 from .files.model import Submission, check_submission
 from .files.preset_detection import choose_preset
 from .files.reading import load_submission
-from .files.safeio import SubmissionError
 from .names import (
     MAX_NAME_CHARS,
     MAX_NAMES_FILE_BYTES,

@@ -34,7 +34,7 @@ from .errors import ArgumentTypeError, TeamLeducError
 from .infosets import infoset_tables, mask, parse_infoset, seat_of_string
 from .payoffs import deal_community_probabilities, deal_probabilities, deals
 from .replay import ReplayResult, replay
-from .tree import CHANCE, TERMINAL, build_tree
+from .tree import CHANCE, build_tree
 
 
 @dataclass(frozen=True, eq=False)
@@ -257,8 +257,6 @@ def trace_hand(
     seed = check_seed(seed)
     if len(config.teams) != 2:
         raise TeamLeducError(f"trace plays two teams; {config.name} has {len(config.teams)}")
-    tree = build_tree(config)
-    tables = infoset_tables(tree)
     ea = load_entrant(team_a, config)
     eb = ea if team_b is None else load_entrant(team_b, config)
     for e, team in ((ea, config.teams[0]), (eb, config.teams[1])):
@@ -267,25 +265,21 @@ def trace_hand(
                 f"{e.name} plays seats {','.join(str(s + 1) for s in e.submission.seats)}; "
                 f"it must play seats {','.join(str(s + 1) for s in team)} here"
             )
+    from .envs.game import Hand, env_game  # the environments' package loads gymnasium
+
     rng = np.random.default_rng(seed)
     d = _draw(rng, deal_probabilities(config))
     cards = [int(x) for x in deals(config)[d]]
     community = _draw(rng, deal_community_probabilities(config)[d]) if config.has_community else -1
     signal_index = [_draw(rng, ea.submission.probs), _draw(rng, eb.submission.probs)]
-    node, tokens = 0, []
-    while tree.kind[node] != TERMINAL:
-        if tree.kind[node] == CHANCE:
-            tokens.append("/")
-            node = int(tree.children[node, 3 + community])
-            continue
-        seat = int(tree.actor[node])
+    hand = Hand(env_game(config))
+    hand.start(cards, community)
+    while not hand.over:
+        seat = hand.to_act
         team = 0 if seat in config.teams[0] else 1
-        sub = (ea, eb)[team].submission
-        row = sub.strategies[seat][signal_index[team], tables[seat].id_of[node, cards[seat]]]
-        a = _draw(rng, row)
-        tokens.append(f"{seat + 1}:{'crf'[a]}")
-        node = int(tree.children[node, a])
-    actions = " ".join(tokens)
+        strategy = (ea, eb)[team].submission.strategies[seat]
+        hand.act(_draw(rng, strategy[signal_index[team], hand.infoset_index(seat)]))
+    actions = hand.actions_text()
     names = (ea.name, eb.name)
     signals = (
         int(ea.submission.signals[signal_index[0]]),

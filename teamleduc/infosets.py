@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .config import GameConfig
+from .outputs import write_text_atomic
 from .rules import ACTION_CHARS
 from .tree import PublicTree, build_tree
 
@@ -247,15 +248,6 @@ def format_rows(probs: np.ndarray) -> str:
     first, inverse = _distinct_rows(rows)
     text = [f"{a!r},{b!r},{c!r}\n" for a, b, c in rows[first].tolist()]
     return "".join([text[i] for i in inverse.tolist()])
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename (never a partial file)."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    tmp.replace(path)
 
 
 def write_infoset_files(

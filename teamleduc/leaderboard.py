@@ -16,9 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .infosets import write_text_atomic
 from .names import PICTURE_FONT, display_name, file_text, picture_label
-from .outputs import staged_folder
+from .outputs import save_png, staged_folder, write_text_atomic
 from .standings import LEADERBOARD_COLUMNS, GradeResult, format_value
 
 
@@ -193,8 +192,6 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
     # matplotlib's own warnings (a glyph missing, a tight layout not reached) are not the
     # user's business: names are escaped where the font lacks a glyph
     with warnings.catch_warnings(), matplotlib.rc_context({"text.usetex": False}):
@@ -202,14 +199,10 @@ def write_heatmap(result: GradeResult, path: str | os.PathLike[str]) -> Path:
         fig = plt.figure(dpi=100)
         try:
             _draw_heatmap(fig, result, matplotlib)
-            fig.savefig(tmp, format="png", metadata={"Software": None})
         except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-        finally:
             plt.close(fig)
-    tmp.replace(path)
-    return path
+            raise
+        return save_png(fig, path)
 
 
 def _draw_heatmap(fig, result: GradeResult, matplotlib) -> None:

@@ -13,6 +13,10 @@ Every command that writes (``infosets``, ``convert``, ``baseline``, ``best-respo
   block ends without an exception; on any exception, Ctrl-C included, the sibling is removed
   and the target is untouched. The swap itself runs with SIGINT blocked, so a Ctrl-C cannot
   stop it halfway;
+- **one file** (:func:`write_bytes_atomic`, :func:`write_text_atomic`, :func:`save_png`): the
+  same temporary sibling and rename for a single file inside a folder being written (no rule:
+  the caller owns the folder); a PNG is saved without the matplotlib version, so the same
+  figure gives the same bytes on every run;
 - **permissions**: ``tempfile`` creates folders 0700 and files 0600; the outputs get what the
   umask gives any other tool (0755 and 0644 under the usual 022).
 """
@@ -188,6 +192,20 @@ def staged_folder(
 
 
 @contextlib.contextmanager
+def _sibling_file(target: Path) -> Iterator[Path]:
+    """A new temporary file beside ``target`` (same file system, mode per the umask), removed
+    when the block ends unless it was renamed into place."""
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        follow_umask(tmp)
+        yield tmp
+    finally:
+        remove(tmp)
+
+
+@contextlib.contextmanager
 def staged_file(
     path: str | os.PathLike[str],
     overwrite: bool = False,
@@ -199,12 +217,48 @@ def staged_file(
     applies."""
     target = check_target(path, overwrite, inputs=inputs)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        follow_umask(tmp)
+    with _sibling_file(target) as tmp:
         yield tmp
         _swap_in(tmp, target)
+
+
+@contextlib.contextmanager
+def replaced_atomically(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary file beside ``path`` (its folder must exist) to write; when the block
+    ends without an exception it replaces ``path`` by a rename, so a reader sees the old file
+    or the new one, never a partial one; otherwise it is removed. For large files written
+    as a stream (a checkpoint); :func:`write_bytes_atomic` for bytes in hand."""
+    path = Path(path)
+    with _sibling_file(path) as tmp:
+        yield tmp
+        os.replace(tmp, path)
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` (its folder must exist) through a temporary sibling and a
+    rename: a reader sees the old file or the new one, never a partial one."""
+    with replaced_atomically(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
+
+
+def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """:func:`write_bytes_atomic` of ``text`` in UTF-8, line endings as given."""
+    return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def save_png(fig, path: str | os.PathLike[str], **savefig) -> Path:
+    """Save the matplotlib figure ``fig`` as a PNG at ``path`` atomically (as
+    :func:`write_bytes_atomic`) and byte-reproducibly (no ``Software`` chunk naming the
+    matplotlib version; matplotlib writes no date into a PNG), then close it. ``savefig``:
+    more arguments of ``Figure.savefig`` (``dpi``)."""
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    try:
+        with _sibling_file(path) as tmp:
+            fig.savefig(tmp, format="png", metadata={"Software": None}, **savefig)
+            os.replace(tmp, path)
     finally:
-        remove(tmp)
+        plt.close(fig)
+    return path

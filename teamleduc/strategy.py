@@ -1,20 +1,24 @@
-"""A strategy from code: build (and write) a checked submission from a policy.
+"""A strategy from code: a checked submission from a policy, in one place.
 
-:func:`build_submission` is the one entry point. A *policy* is any of
+:func:`submission_from_policy` does the work for both public entry points,
+:func:`build_submission` (``teamleduc.api``: rows must be exact probabilities) and
+:func:`teamleduc.envs.policy_submission` (rows renormalised, gaps played by a baseline). A
+*policy* is any of
 
 - a function ``policy(infoset, legal) -> (p_c, p_r, p_f)``: ``infoset`` is the information-set
   string (``/C:?K??/P1:r/``), ``legal`` the legal actions in the order c, r, f (``"crf"``,
   ``"cr"``, ``"cf"`` or ``"c"``); it is called once per information set of every seat built;
 - a mapping ``{infoset string: (p_c, p_r, p_f)}`` (a dict, or a pandas DataFrame with the
   columns ``infoset``, ``p_c``, ``p_r``, ``p_f`` such as :func:`infoset_frame` gives);
-- a mapping ``{seat: array}`` with seats numbered 1..S as in the handout, each array of shape
-  (information sets of that seat, 3), rows in the order of the seat's file;
+- a mapping ``{seat: table}``: a seat is numbered 1..S as in the handout (``1``) or named as
+  the environments' agent (``"player_1"``); a table is an array of shape (information sets of
+  that seat, 3), rows in the order of the seat's file, or a mapping from that seat's
+  information-set strings to probabilities;
 
 or a list of policies, one per signal of a correlated strategy, drawn with ``weights``.
-Seats are numbered from 1 everywhere here. Every row is checked against the rules (finite,
-in [0, 1], summing to 1, zero on illegal actions) and the first bad one is named by its
-information set. Apart from calling a user's function, nothing loops over information sets in
-Python: strings are looked up with a pandas index and rows are checked as arrays.
+Seats are numbered from 1 everywhere here; 0 is refused, never shifted. Apart from calling a
+user's function, nothing loops over information sets in Python: strings are looked up with a
+pandas index and rows are checked or renormalised as arrays.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import numbers
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -34,14 +39,23 @@ from .files.model import Submission, describe_values, real_array, value_problems
 from .files.writing import write_submission
 from .infosets import InfosetTable, tables_for
 
-__all__ = ["build_submission", "infoset_frame", "infoset_table", "seats_of"]
+__all__ = [
+    "build_submission",
+    "infoset_frame",
+    "infoset_table",
+    "seat_of_key",
+    "seats_of",
+    "submission_from_policy",
+]
 
 Policy = (
     Callable[[str, str], Sequence[float]]
     | Mapping[str, Sequence[float]]
-    | Mapping[int, np.ndarray]
+    | Mapping[int | str, np.ndarray | Mapping[str, Sequence[float]]]
     | pd.DataFrame
 )
+#: The rows a lenient policy leaves open, for one 0-based seat: an (n, 3) strategy.
+FillRows = Callable[[int], np.ndarray]
 _COLUMNS = ["p_c", "p_r", "p_f"]
 
 
@@ -66,6 +80,59 @@ def _seat_number(config: GameConfig, seat, what: str) -> int:
             f"{what} {seat}: {config.name} has seats 1..{config.num_seats} (numbered from 1)"
         )
     return int(seat) - 1
+
+
+def seat_of_key(config: GameConfig, key, what: str = "policy key") -> int:
+    """0-based seat of a policy key: a seat number 1..S or an agent name ``"player_k"``. A
+    float, a bool, another string or 0 is refused (``int(1.5)`` would have been seat 2, and a
+    0 read as the first seat would shift every seat by one)."""
+    if isinstance(key, str):
+        digits = key[7:] if key.startswith("player_") else ""
+        if not (digits.isascii() and digits.isdigit()):
+            raise ArgumentValueError(
+                f"{what} {key!r}: a seat is a number 1..{config.num_seats} or an agent name "
+                "such as 'player_1'"
+            )
+        number = int(digits)
+    elif isinstance(key, (bool, np.bool_)) or not isinstance(key, numbers.Integral):
+        raise ArgumentTypeError(
+            f"{what} {key!r}: a seat is an int 1..{config.num_seats} or an agent name such as "
+            f"'player_1' (numbered from 1, as in the handout), not {type(key).__name__}"
+        )
+    else:
+        number = int(key)
+    if not 1 <= number <= config.num_seats:
+        raise ArgumentValueError(
+            f"{what} {key!r}: seat {number}: {config.name} has seats 1..{config.num_seats}; "
+            "seats are numbered from 1 (player_1 or 1)"
+        )
+    return number - 1
+
+
+def _is_seat_key(key) -> bool:
+    """Whether ``key`` is meant as a seat (an integer or ``player_...``), not an information
+    set: information-set strings start with ``/``."""
+    if isinstance(key, str):
+        return key.startswith("player_")
+    return isinstance(key, numbers.Number)
+
+
+def seat_mapping(config: GameConfig, mapping, what: str = "policy") -> dict:
+    """``{0-based seat: value}`` of a mapping keyed by seats (:func:`seat_of_key`); a seat given
+    twice (``1`` and ``"player_1"``) is refused rather than one of them silently dropped."""
+    if not isinstance(mapping, Mapping):
+        raise ArgumentTypeError(
+            f"{what}: expected a mapping {{seat: table}}, not {type(mapping).__name__}"
+        )
+    out, given = {}, {}
+    for key, value in mapping.items():
+        seat = seat_of_key(config, key)
+        if seat in out:
+            raise ArgumentValueError(
+                f"{what}: player_{seat + 1} is given twice (keys {given[seat]!r} and {key!r})"
+            )
+        out[seat], given[seat] = value, key
+    return out
 
 
 def infoset_frame(config: GameConfig | str, seats: Iterable[int] | str | None = None):
@@ -150,12 +217,10 @@ def _all_strings(config: GameConfig) -> pd.Index:
 
 
 def _from_mapping(
-    keys: Sequence[str],
-    values: np.ndarray,
-    config: GameConfig,
-    seats: tuple[int, ...],
-    missing: str,
+    keys: Sequence[str], values: np.ndarray, config: GameConfig, seats: Sequence[int]
 ) -> dict[int, np.ndarray]:
+    """{0-based seat: (n, 3)} of information-set strings and their rows; NaN rows where a
+    string of the seat is not given."""
     tables = tables_for(config)
     offsets = np.cumsum([0] + [t.size for t in tables])
     where = _all_strings(config).get_indexer(pd.Index(keys, dtype=object))
@@ -166,7 +231,7 @@ def _from_mapping(
             f"e.g. {keys[int(unknown[0])]!r}"
         )
     if values.shape != (len(keys), 3):
-        raise TeamLeducError("expected three probabilities (p_c, p_r, p_f) per information set")
+        raise ArgumentValueError("expected three probabilities (p_c, p_r, p_f) per information set")
     twice = pd.Index(where).duplicated()
     if twice.any():  # a DataFrame may repeat a row: which one wins would be an accident
         i = int(np.argmax(twice))
@@ -176,28 +241,60 @@ def _from_mapping(
         )
     out = {}
     for s in seats:
-        t = tables[s]
         mine = (where >= offsets[s]) & (where < offsets[s + 1])
-        arr = np.full((t.size, 3), np.nan)
+        arr = np.full((tables[s].size, 3), np.nan)
         arr[where[mine] - offsets[s]] = values[mine]
-        absent = np.isnan(arr).all(axis=1)
-        if absent.any():
-            if missing != "uniform":
-                raise TeamLeducError(
-                    f"seat {s + 1}: {int(absent.sum()):,} of {t.size:,} information sets have no "
-                    f"probabilities, e.g. {t.strings[int(np.argmax(absent))]} (pass "
-                    "missing='uniform' to play uniformly there)"
-                )
-            arr[absent] = t.uniform_strategy()[absent]
         out[s] = arr
     return out
 
 
-def _signal_arrays(
-    policy, config: GameConfig, seats: tuple[int, ...], missing: str
-) -> dict[int, np.ndarray]:
-    """{0-based seat: (n, 3)} of one signal's policy, unchecked."""
+def _seat_rows(config: GameConfig, seat: int, table) -> tuple[np.ndarray, bool]:
+    """One seat's (n, 3) rows from an array or a mapping of the seat's information-set
+    strings, and whether they came from a mapping (NaN rows: not given)."""
+    t = tables_for(config)[seat]
+    what = f"the policy of seat {seat + 1}, player_{seat + 1}"
+    if isinstance(table, Mapping):
+        keys = list(table)
+        if keys and not all(isinstance(k, str) for k in keys):
+            raise ArgumentTypeError(f"{what}: the keys are information-set strings")
+        where = pd.Index(t.strings, dtype=object).get_indexer(pd.Index(keys, dtype=object))
+        if (where < 0).any():
+            key = keys[int(np.argmax(where < 0))]
+            raise TeamLeducError(
+                f"{key!r} is not an information set of player_{seat + 1} in {config.name}"
+            )
+        values = real_array(list(table.values()), what)
+        if values.shape != (len(keys), 3):
+            raise ArgumentValueError(
+                f"{what}: expected three probabilities (p_c, p_r, p_f) per information set"
+            )
+        out = np.full((t.size, 3), np.nan)
+        out[where] = values
+        return out, True
+    if isinstance(table, (str, bytes)):
+        raise ArgumentTypeError(f"{what}: expected an (n, 3) array, not {table!r}"[:200])
+    out = real_array(table, what)
+    if out.shape != (t.size, 3):
+        raise TeamLeducError(
+            f"{what}: shape {out.shape}; expected ({t.size}, 3) for {config.name} (one row "
+            "per information set, columns c, r, f)"
+        )
+    return out, False
+
+
+class _Signal(NamedTuple):
+    """One signal's policy as arrays, unchecked."""
+
+    rows: dict[int, np.ndarray]  # {0-based seat: (n, 3)}
+    by_seat: bool  # the policy named its seats (a mapping keyed by seats)
+    gaps: frozenset[int]  # seats whose all-NaN rows mean "not given" (from a string mapping)
+
+
+def _signal_rows(policy, config: GameConfig, seats: tuple[int, ...] | None) -> _Signal:
+    """One signal's policy as arrays. ``seats`` None: the seats a seat mapping names, else
+    every seat."""
     tables = tables_for(config)
+    every = tuple(range(config.num_seats))
     if isinstance(policy, pd.DataFrame):
         absent = [c for c in ["infoset", *_COLUMNS] if c not in policy.columns]
         if absent:
@@ -205,55 +302,155 @@ def _signal_arrays(
         if policy.columns.duplicated().any():
             raise ArgumentValueError("the DataFrame has a column name twice")
         values = real_array(policy[_COLUMNS].to_numpy(), "the DataFrame's p_c, p_r, p_f")
-        return _from_mapping(policy["infoset"].tolist(), values, config, seats, missing)
+        rows = _from_mapping(policy["infoset"].tolist(), values, config, seats or every)
+        return _Signal(rows, False, frozenset(rows))
     if callable(policy):
-        return {s: _from_function(policy, tables[s]) for s in seats}
-    if isinstance(policy, Mapping):
+        return _Signal(
+            {s: _from_function(policy, tables[s]) for s in seats or every}, False, frozenset()
+        )
+    if isinstance(policy, Mapping) and policy:
         keys = list(policy.keys())
-        if keys and all(isinstance(k, str) for k in keys):
+        if all(_is_seat_key(k) for k in keys):
+            given = seat_mapping(config, policy)
+            if seats is None:
+                seats = tuple(sorted(given))
+            missing = [s + 1 for s in seats if s not in given]
+            if missing:
+                raise TeamLeducError(
+                    f"no table for seat {missing[0]} (the keys are seats 1..{config.num_seats} "
+                    "or player_1..)"
+                )
+            tables_of = {s: _seat_rows(config, s, given[s]) for s in seats}
+            rows = {s: a for s, (a, _) in tables_of.items()}
+            return _Signal(rows, True, frozenset(s for s, (_, m) in tables_of.items() if m))
+        if all(isinstance(k, str) for k in keys):
             values = real_array(list(policy.values()), "the policy's probabilities")
             if values.ndim != 2:
                 raise ArgumentValueError(
                     "expected three probabilities (p_c, p_r, p_f) per information set"
                 )
-            return _from_mapping(keys, values, config, seats, missing)
-        if keys and all(isinstance(k, numbers.Integral) for k in keys):
-            given = [_seat_number(config, k, "policy key: seat") for k in keys]
-            if len(set(given)) != len(given):  # 1 and np.int64(1) are one key to a dict
-                raise ArgumentValueError("policy: a seat is given twice")
-            out = {}
-            for s in seats:
-                if s + 1 not in policy:
-                    raise TeamLeducError(
-                        f"no array for seat {s + 1} (the keys are seats 1..{config.num_seats})"
-                    )
-                a = real_array(policy[s + 1], f"the array of seat {s + 1}")
-                if a.shape != (tables[s].size, 3):
-                    raise TeamLeducError(
-                        f"seat {s + 1}: array of shape {a.shape}; expected "
-                        f"({tables[s].size}, 3) for {config.name}"
-                    )
-                out[s] = a
-            return out
+            rows = _from_mapping(keys, values, config, seats or every)
+            return _Signal(rows, False, frozenset(rows))
     raise TeamLeducError(
         "a policy is a function (infoset, legal) -> (p_c, p_r, p_f), a mapping from "
         "information-set strings to probabilities, a DataFrame with columns infoset, p_c, p_r, "
-        f"p_f, or a mapping from seats 1..S to arrays; got {type(policy).__name__}"
+        f"p_f, or a mapping from seats 1..S to tables; got {type(policy).__name__}"
     )
 
 
-def _check_rows(arrays: dict[int, np.ndarray], config: GameConfig, signal: str) -> None:
+def _exact_rows(signal: _Signal, config: GameConfig, missing: str, name: str) -> dict:
+    """The rows as given, checked against the rules (the first bad row named); rows a mapping
+    does not give are an error, or uniform with ``missing="uniform"``."""
     tables = tables_for(config)
+    arrays = dict(signal.rows)
     for s, a in arrays.items():
         t = tables[s]
+        absent = np.isnan(a).all(axis=1) if s in signal.gaps else np.zeros(t.size, bool)
+        if absent.any():
+            if missing != "uniform":
+                raise TeamLeducError(
+                    f"{name}seat {s + 1}: {int(absent.sum()):,} of {t.size:,} information "
+                    f"sets have no probabilities, e.g. {t.strings[int(np.argmax(absent))]} "
+                    "(pass missing='uniform' to play uniformly there)"
+                )
+            arrays[s] = a = np.where(absent[:, None], t.uniform_strategy(), a)
         bad = np.flatnonzero(value_problems(a, t.legal, np.ones(t.size, bool)))
         if bad.size:
             i = int(bad[0])
             more = f" ({bad.size - 1:,} more rows of seat {s + 1} too)" if bad.size > 1 else ""
             raise TeamLeducError(
-                f"{signal}seat {s + 1}, line {i + 1}, {t.strings[i]} (legal {t.legal_strings[i]}):"
+                f"{name}seat {s + 1}, line {i + 1}, {t.strings[i]} (legal {t.legal_strings[i]}):"
                 f" {describe_values(a[i], t.legal[i], 'crf')}{more}"
             )
+    return arrays
+
+
+def _renormalised_rows(
+    arrays: dict[int, np.ndarray], config: GameConfig, seats: tuple[int, ...], fill: FillRows
+) -> dict[int, np.ndarray]:
+    """Rows renormalised over the legal actions (mass on an illegal action dropped); rows not
+    given, NaN rows, rows without mass on a legal action and seats not given from ``fill``."""
+    tables = tables_for(config)
+    out = {}
+    for s in seats:
+        fill_rows = fill(s)
+        if s not in arrays:
+            out[s] = fill_rows
+            continue
+        a, legal = arrays[s], tables[s].legal
+        given = ~np.isnan(a).any(axis=1)
+        if (a[given] < 0).any() or not np.isfinite(a[given]).all():
+            raise TeamLeducError(f"policy of player_{s + 1}: probabilities must be >= 0 and finite")
+        a = np.where(legal, np.nan_to_num(a), 0.0)
+        total = a.sum(axis=1, keepdims=True)
+        empty = (total[:, 0] <= 0) | ~given
+        out[s] = np.where(empty[:, None], fill_rows, a / np.where(total > 0, total, 1.0))
+    return out
+
+
+def _signal_weights(weights, n: int, what: str) -> np.ndarray:
+    if weights is None:
+        return np.full(n, 1.0 / n)
+    probs = real_array(weights, what).reshape(-1)
+    if probs.size != n:
+        raise ArgumentValueError(f"{what}: {probs.size} probabilities for {n} signals")
+    if not np.isfinite(probs).all() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-6:
+        raise TeamLeducError(f"{what} {probs.tolist()} must be non-negative and sum to 1")
+    return probs
+
+
+def submission_from_policy(
+    policy: Policy | Sequence[Policy],
+    config: GameConfig,
+    *,
+    seats: tuple[int, ...] | None = None,
+    weights: Sequence[float] | None = None,
+    missing: str = "error",
+    fill: FillRows | None = None,
+    weights_name: str = "weights",
+) -> Submission:
+    """A Submission of ``policy`` (one policy, or a list: one per signal, drawn with
+    ``weights``) for the 0-based ``seats``.
+
+    Without ``fill`` the rows must be exact probabilities (the first bad row is named) and
+    ``seats`` default to every seat; rows a mapping leaves out follow ``missing`` (``"error"``
+    or ``"uniform"``). With ``fill`` (0-based seat -> (n, 3) rows) the rows are renormalised
+    over the legal actions, every gap is played by ``fill``, ``seats`` default to the whole
+    teams the policy names, and every signal must name the same seats. ``weights_name``
+    names the weights in messages.
+    """
+    if missing not in ("error", "uniform"):
+        raise TeamLeducError(f"missing={missing!r}: use 'error' or 'uniform'")
+    several = isinstance(policy, (list, tuple))
+    policies = list(policy) if several else [policy]
+    if not policies:
+        raise ArgumentValueError("the policy has no signal (an empty list)")
+    probs = _signal_weights(weights, len(policies), weights_name)
+    chosen = seats if fill is not None or seats is not None else tuple(range(config.num_seats))
+    per_signal = [_signal_rows(p, config, chosen) for p in policies]
+    if fill is None:
+        strategies = [
+            _exact_rows(signal, config, missing, f"signal {k}: " if several else "")
+            for k, signal in enumerate(per_signal)
+        ]
+    else:
+        if len({frozenset(p.rows) for p in per_signal if p.by_seat}) > 1:
+            raise TeamLeducError("every signal of the policy must give the same seats")
+        if chosen is None:
+            played = set().union(*[set(p.rows) for p in per_signal])
+            chosen = tuple(sorted({s for t in config.teams if played & set(t) for s in t}))
+        strategies = [_renormalised_rows(p.rows, config, chosen, fill) for p in per_signal]
+    sub = Submission(
+        np.arange(len(policies)),
+        probs,
+        chosen,
+        {s: np.stack([a[s] for a in strategies]) for s in chosen},
+    )
+    if fill is not None:
+        problems = sub.problems(config)
+        if problems:
+            raise TeamLeducError("invalid policy: " + "; ".join(problems))
+    return sub
 
 
 def build_submission(
@@ -285,30 +482,10 @@ def build_submission(
     """
     config = get_config(config)
     chosen = seats_of(config, seats)
-    if missing not in ("error", "uniform"):
-        raise TeamLeducError(f"missing={missing!r}: use 'error' or 'uniform'")
-    several = isinstance(policy, (list, tuple))
-    policies = list(policy) if several else [policy]
-    if not policies:
-        raise TeamLeducError("no policy given (an empty list)")
-    if weights is None:
-        probs = np.full(len(policies), 1.0 / len(policies))
-    else:
-        probs = real_array(weights, "weights").reshape(-1)
-        if probs.size != len(policies):
-            raise TeamLeducError(f"{probs.size} weights for {len(policies)} policies")
-        if not np.isfinite(probs).all() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-6:
-            raise TeamLeducError(f"weights {probs.tolist()} must be non-negative and sum to 1")
-    per_signal = []
-    for k, p in enumerate(policies):
-        arrays = _signal_arrays(p, config, chosen, missing)
-        _check_rows(arrays, config, f"signal {k}: " if several else "")
-        per_signal.append(arrays)
-    strategies = {s: np.stack([a[s] for a in per_signal]) for s in chosen}
-    sub = Submission(np.arange(len(policies)), probs, chosen, strategies)
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise ArgumentTypeError(f"out: a path (str or os.PathLike), not {type(out).__name__}")
+    sub = submission_from_policy(policy, config, seats=chosen, weights=weights, missing=missing)
     if out is not None:
-        if not isinstance(out, (str, os.PathLike)):
-            raise ArgumentTypeError(f"out: a path (str or os.PathLike), not {type(out).__name__}")
         try:
             write_submission(sub, Path(out), overwrite=overwrite, config=config)
         except FileExistsError as e:

@@ -3,9 +3,9 @@
 :func:`validate_submission` reads a submission in any format (CSV folder or zip, a 2025 team
 zip, a folder of team zips; see :mod:`teamleduc.files.format2025`) without keeping its arrays, and
 returns a :class:`ValidationReport`: errors (the submission is invalid) and warnings (accepted
-deviations and files nothing uses), each a :class:`~teamleduc.files.safeio.Finding` naming the file,
+deviations and files nothing uses), each a :class:`~teamleduc.files.findings.Finding` naming the file,
 the line and, for strategy lines, the information set. At most
-:data:`~teamleduc.files.safeio.DEFAULT_CAP` lines are listed per file, plus a count of the rest.
+:data:`~teamleduc.files.findings.DEFAULT_CAP` lines are listed per file, plus a count of the rest.
 
 The checks (issue 3, spec section 3):
 
@@ -27,8 +27,8 @@ from pathlib import Path
 
 from .arguments import check_path
 from .config import GameConfig, get_config
+from .files.findings import DEFAULT_CAP, Finding
 from .files.reading import read_path
-from .files.safeio import DEFAULT_CAP, Finding
 from .infosets import infoset_tables
 from .names import display_name, display_width, pad
 from .tree import build_tree
@@ -120,8 +120,14 @@ def validate_submission(
     Never raises for a bad submission (its problems are the report); FileNotFoundError if
     ``path`` does not exist, ValueError if ``seats`` are not whole teams.
     """
+    return _validate(path, get_config(config), seats, cap)
+
+
+def _validate(
+    path: str | os.PathLike[str], config: GameConfig, seats: Iterable[int] | None, cap: int
+) -> ValidationReport:
+    """:func:`validate_submission` of a resolved game."""
     check_path(path)
-    config = get_config(config)
     result = read_path(path, config, seats=seats, keep=False, cap=cap)
     sizes = tuple(t.size for t in infoset_tables(build_tree(config)))
     return ValidationReport(
@@ -292,7 +298,7 @@ def validate_many(
 def _report(path: Path, config: GameConfig, seats, cap: int) -> ValidationReport:
     """:func:`validate_submission`, with a path that cannot be read as an invalid report."""
     try:
-        return validate_submission(path, config, seats, cap)
+        return _validate(path, config, seats, cap)
     except OSError as e:
         if isinstance(e, FileNotFoundError):
             link = " (a broken or looping symbolic link)" if os.path.lexists(path) else ""

@@ -113,7 +113,7 @@ def test_policy_submission_round_trip_through_the_adapter():
     and a mapping with one information set changed differs exactly where expected."""
     preset = "leduc"
     mix = random_mixture(preset, signals=2, seed=9)
-    policy = [{s: mix.strategies[s][k] for s in mix.seats} for k in range(2)]
+    policy = [{s + 1: mix.strategies[s][k] for s in mix.seats} for k in range(2)]
     sub = policy_submission(policy, preset, probs=mix.probs)
     assert evaluate(sub, "cautious", preset).value == pytest.approx(
         evaluate(mix, "cautious", preset).value, abs=1e-12

@@ -115,9 +115,10 @@ def test_submission_policy_draws_one_signal_per_hand():
     same signal, and both signals occur across hands."""
     game = env_game("kuhn")
     tabs = game.tables
-    always = [{s: np.tile([1.0, 0.0, 0.0], (t.size, 1)) for s, t in enumerate(tabs)}]
+    always = [{s: np.tile([1.0, 0.0, 0.0], (t.size, 1)) for s, t in enumerate(tabs, 1)}]
     raise_ = {
-        s: np.where(t.legal[:, 1:2], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]) for s, t in enumerate(tabs)
+        s: np.where(t.legal[:, 1:2], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0])
+        for s, t in enumerate(tabs, 1)
     }
     sub = policy_submission(always + [raise_], "kuhn", probs=[0.5, 0.5])
     pol = SubmissionPolicy(sub, "kuhn", seed=0)
@@ -159,7 +160,7 @@ def test_team_policy_fills_the_teammate_and_goes_into_exploitability():
     table = np.tile([1.0, 0.0, 0.0], (game.tables[0].size, 1))
     sub = policy_submission({"player_1": table}, "tiny-team", fill="cautious")
     assert sub.seats == (0, 2)  # the teammate is filled with the baseline
-    full = policy_submission({s: table for s in range(4)}, "tiny-team")
+    full = policy_submission({s: table for s in range(1, 5)}, "tiny-team")
     ex = exploitability("tiny-team", full)
     assert ex.gap >= 0
     assert evaluate(full, "always-call", "tiny-team").value == pytest.approx(0.0, abs=1e-12)

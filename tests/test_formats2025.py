@@ -14,6 +14,7 @@ from teamleduc.cli import cli
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
 from teamleduc.files.convert import convert
+from teamleduc.files.findings import SubmissionError
 from teamleduc.files.format2025 import (
     COLUMNS_2025,
     name_2025,
@@ -27,7 +28,6 @@ from teamleduc.files.format2025 import (
 )
 from teamleduc.files.model import merge_team_mixtures, uniform_submission
 from teamleduc.files.reading import load_submission
-from teamleduc.files.safeio import SubmissionError
 from teamleduc.files.writing import write_submission
 from teamleduc.infosets import infoset_tables
 from teamleduc.tree import build_tree

@@ -477,16 +477,19 @@ def test_policy_keys_and_values():
     with pytest.raises(ArgumentTypeError, match="policy key True"):
         policy_submission({True: table}, "leduc")
     with pytest.raises(ArgumentValueError, match="player_1 is given twice"):
-        policy_submission({0: table, "player_1": table}, "leduc")
+        policy_submission({1: table, "player_1": table}, "leduc")
     with pytest.raises(ArgumentTypeError, match="player_1: expected real numbers"):
-        policy_submission({0: table.astype(complex)}, "leduc")  # used to drop the imaginary part
+        policy_submission({1: table.astype(complex)}, "leduc")  # used to drop the imaginary part
     with pytest.raises(ArgumentTypeError, match="found None"):
-        policy_submission({0: np.full((144, 3), None)}, "leduc")  # used to play the fill
+        policy_submission({1: np.full((144, 3), None)}, "leduc")  # used to play the fill
     with pytest.raises(ArgumentValueError, match="probs: 1 probabilities for 2 signals"):
-        policy_submission([{0: table}] * 2, "leduc", probs=[1.0])
+        policy_submission([{1: table}] * 2, "leduc", probs=[1.0])
     with pytest.raises(ArgumentTypeError, match="policy: expected"):
         policy_submission(None, "leduc")
+    with pytest.raises(ArgumentValueError, match=r"seats are numbered from 1 \(player_1 or 1\)"):
+        policy_submission({0: table}, "leduc")  # used to be seat 1: seats are 1-based everywhere
     sub = policy_submission({"player_1": table}, "leduc")
+    assert np.array_equal(policy_submission({1: table}, "leduc").strategies[0], sub.strategies[0])
     assert tl.evaluate(sub, "uniform", "leduc").value == pytest.approx(UNIFORM_LEDUC, abs=1e-12)
 
 
@@ -496,7 +499,7 @@ def test_greedy_policy_refuses_nan_and_duplicates():
     with pytest.raises(ArgumentValueError, match="NaN at row 3"):
         greedy_policy({"player_1": q}, "leduc")
     with pytest.raises(ArgumentValueError, match="given twice"):
-        greedy_policy({0: np.zeros((144, 3)), "player_1": np.ones((144, 3))}, "leduc")
+        greedy_policy({1: np.zeros((144, 3)), "player_1": np.ones((144, 3))}, "leduc")
     with pytest.raises(ArgumentTypeError, match="values: expected a mapping"):
         greedy_policy([q], "leduc")
 

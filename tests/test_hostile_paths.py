@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from teamleduc import grade as grading
 from teamleduc.baselines import baseline, canonical_name, parse_baseline
 from teamleduc.cli import main
 from teamleduc.config import get_config
@@ -27,10 +26,12 @@ from teamleduc.entrants import baseline_or_path, entrant_name, load_entrant, res
 from teamleduc.errors import TeamLeducError
 from teamleduc.evaluate import evaluate
 from teamleduc.files.convert import convert
-from teamleduc.files.safeio import MAX_DIRECTORY, SubmissionError, open_container
+from teamleduc.files.findings import SubmissionError
+from teamleduc.files.safeio import MAX_DIRECTORY, open_container
 from teamleduc.files.writing import write_submission
 from teamleduc.grade import grade
-from teamleduc.grade_cache import entrant_key
+from teamleduc.grade.cache import entrant_key
+from teamleduc.grade.loading import load_estimate
 from teamleduc.validate import class_entries, is_class_folder, validate_many
 
 PRESET = "tiny-team-leduc"
@@ -290,7 +291,7 @@ def test_no_path_is_opened_unless_it_is_a_regular_file(tmp_path, case):
     if case == "stdin" and Path("/dev/stdin").resolve().is_file():
         pytest.skip("stdin is a regular file here")
     assert entrant_key(path, CONFIG) is None
-    assert grading._load_estimate(path) == 192 << 20
+    assert load_estimate(path) == 192 << 20
     with pytest.raises((SubmissionError, FileNotFoundError)):
         open_container(path).close()
     with pytest.raises(TeamLeducError):

@@ -20,7 +20,7 @@ from teamleduc.config import get_config
 from teamleduc.entrants import NamedPath, read_names_file
 from teamleduc.errors import TeamLeducError
 from teamleduc.files.writing import write_submission
-from teamleduc.grade import _unique_names
+from teamleduc.grade.entries import unique_names as _unique_names
 from teamleduc.leaderboard import _csv_text, write_heatmap, write_outputs
 from teamleduc.names import display_name, display_width, file_text, picture_label
 from teamleduc.standings import GradeResult, InvalidEntry, rank_standings

@@ -9,7 +9,15 @@ import pytest
 
 from teamleduc.cli import main
 from teamleduc.errors import TeamLeducError
-from teamleduc.outputs import OutputExistsError, check_target, staged_file, staged_folder
+from teamleduc.outputs import (
+    OutputExistsError,
+    check_target,
+    save_png,
+    staged_file,
+    staged_folder,
+    umask,
+    write_text_atomic,
+)
 
 
 def run(capsys, argv):
@@ -205,3 +213,29 @@ def test_a_failed_write_leaves_the_previous_run(tmp_path, capsys, monkeypatch):
     )
     assert code == 2 and "No space left" in err
     assert listing(out) == before and hidden(tmp_path) == []
+
+
+def test_one_file_is_replaced_whole_or_not_at_all(tmp_path):
+    """write_text_atomic and save_png: the new content or the old one, no temporary left, the
+    mode the umask gives."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = write_text_atomic(tmp_path / "a.txt", "old\n")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask()
+
+    def broken(target, **kwargs):  # Ctrl-C halfway through writing the picture
+        Path(target).write_text("half a pic")
+        raise KeyboardInterrupt
+
+    fig = plt.figure()
+    fig.savefig = broken
+    with pytest.raises(KeyboardInterrupt):
+        save_png(fig, path)
+    assert path.read_text() == "old\n" and sorted(os.listdir(tmp_path)) == ["a.txt"]
+    fig = plt.figure()
+    save_png(fig, path)
+    assert path.read_bytes()[:4] == b"\x89PNG" and sorted(os.listdir(tmp_path)) == ["a.txt"]
+    assert not plt.fignum_exists(fig.number)

@@ -16,7 +16,7 @@ from teamleduc.leaderboard import (
     write_heatmap,
     write_outputs,
 )
-from teamleduc.solver.common import Measurement
+from teamleduc.solver.measurement import Measurement
 from teamleduc.solver.report import plot_convergence, refinement_start
 from teamleduc.standings import GradeResult, InvalidEntry, rank_standings
 
@@ -148,3 +148,16 @@ def test_the_convergence_plot_marks_the_target_and_the_refinement(tmp_path, monk
     lines.clear()
     plot_convergence(history[:2], tmp_path / "d.png", "t")
     assert lines == [] and (tmp_path / "d.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_convergence_plot_is_byte_reproducible(tmp_path):
+    """No matplotlib version in the PNG and no temporary file left: two runs, the same bytes."""
+    history = [
+        Measurement(10, 0.5, -0.1, 0.2, "average"),
+        Measurement(20, 1.0, -0.05, 0.05, "export"),
+    ]
+    first = plot_convergence(history, tmp_path / "a" / "c.png", "t", target_gap=1e-3)
+    second = plot_convergence(history, tmp_path / "b" / "c.png", "t", target_gap=1e-3)
+    assert first.read_bytes() == second.read_bytes()
+    assert b"matplotlib" not in first.read_bytes()
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["c.png"]

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from teamleduc.config import get_config
 from teamleduc.files.csv_format import parse_meta, parse_strategy_csv
+from teamleduc.files.findings import SubmissionError
 from teamleduc.files.model import Submission, combine_teams, merge_team_mixtures, uniform_submission
 from teamleduc.files.reading import load_submission
-from teamleduc.files.safeio import SubmissionError
 from teamleduc.files.writing import write_submission
 from teamleduc.infosets import infoset_tables
 from teamleduc.tree import build_tree

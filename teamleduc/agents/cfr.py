@@ -44,7 +44,7 @@ def _discounting(variant: str):
 class CFRAgent:
     """CFR self-play on a two-player game (every team a single seat).
 
-    ``train(n)`` runs n more iterations; ``policy()`` is the average policy {seat: (n, 3)};
+    ``train(n)`` runs n more iterations; ``policy()`` is the average policy {0-based seat: (n, 3)};
     ``submission()`` that policy as a full Submission. ``progress``, if given, is called with
     the number of iterations of each block of :data:`BLOCK` done.
     """
@@ -103,4 +103,4 @@ class CFRAgent:
         return out
 
     def submission(self):
-        return policy_submission(self.policy(), self.config)
+        return policy_submission({s + 1: a for s, a in self.policy().items()}, self.config)

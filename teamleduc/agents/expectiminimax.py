@@ -122,7 +122,7 @@ def expectiminimax_values(tree: PublicTree, seat: int, depth: int) -> np.ndarray
 class Expectiminimax:
     """Depth-limited expectiminimax on every seat of a game (no training).
 
-    ``policy()`` is {seat: (n, 3)} the deterministic policy of depth ``depth`` on ``seats``
+    ``policy()`` is {0-based seat: (n, 3)} the deterministic policy of depth ``depth`` on ``seats``
     (default every seat); ``submission()`` that policy as a Submission.
     """
 
@@ -155,4 +155,4 @@ class Expectiminimax:
         return out
 
     def submission(self):
-        return policy_submission(self.policy(), self.config)
+        return policy_submission({s + 1: a for s, a in self.policy().items()}, self.config)

@@ -60,12 +60,13 @@ class FixedOthers:
         return float(np.mean([self.value(s, policy[s]) for s in self.seats]))
 
     def submission_of(self, policy: dict):
-        """``policy`` {seat: (n, 3)} completed with the bot on every other seat, as a validated
+        """``policy`` {0-based seat: (n, 3)} completed with the bot on every other seat, as a validated
         one-signal Submission of every seat (:func:`teamleduc.envs.policy_submission`)."""
         from ..envs import policy_submission
 
-        full = {
-            s: policy.get(s, self.submission.strategies[s][0]) for s in range(self.config.num_seats)
+        full = {  # 0-based seats here, numbered from 1 for the public function
+            s + 1: policy.get(s, self.submission.strategies[s][0])
+            for s in range(self.config.num_seats)
         }
         return policy_submission(full, self.config)
 

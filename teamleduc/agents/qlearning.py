@@ -21,7 +21,7 @@ left by the one before, exactly as the sequential algorithm. ``train(n)`` runs t
 of at most :data:`SLICE` episodes (about 0.1 s on team-leduc), one random stream across the
 slices, so that Ctrl-C ends a long training at once and the result is the same bit for bit
 whatever the slices. The current policy is the greedy one
-(:func:`teamleduc.envs.greedy_policy`), exported as a submission by
+(:func:`teamleduc.envs.policies.greedy_rows`), exported as a submission by
 :func:`teamleduc.envs.policy_submission`.
 """
 
@@ -35,8 +35,9 @@ import numpy as np
 
 from ..arguments import check_seed
 from ..config import get_config
-from ..envs import env_game, greedy_policy
+from ..envs import env_game
 from ..envs.kernels import seed_generator, train_slice
+from ..envs.policies import greedy_rows
 from ..envs.simulate import cumulative_rows, payoff_tables, tree_tables
 from ..errors import ArgumentTypeError, ArgumentValueError
 from .fixed import fixed_others
@@ -77,7 +78,7 @@ class QLearning:
 
     ``train(n)`` runs n more episodes (one hand each); ``policy()`` is the current greedy policy
     {seat: (n, 3)}; ``submission()`` that policy as a full Submission (the seats it does not
-    learn played by the bot). ``Q`` is {seat: (n, 3)} (views into one flat table).
+    learn played by the bot). ``Q`` is {0-based seat: (n, 3)} (views into one flat table).
     ``progress``, if given, is called with the number of episodes of each slice done.
     """
 
@@ -180,8 +181,9 @@ class QLearning:
                 self.progress(k)
 
     def policy(self) -> dict:
-        """{seat: (n, 3)} the greedy policy of the current Q-tables (point masses)."""
-        return greedy_policy(self.Q, self.config)
+        """{0-based seat: (n, 3)} the greedy policy of the current Q-tables (point masses)."""
+        tables = env_game(self.config).tables
+        return {s: greedy_rows(tables[s], q, f"Q of player_{s + 1}") for s, q in self.Q.items()}
 
     def submission(self):
         """The current policy as a full Submission (other seats: the bot)."""

@@ -36,6 +36,7 @@ from ..best_response import exploitability, nash_conv
 from ..config import get_config
 from ..errors import ArgumentTypeError, TeamLeducError
 from ..files.writing import write_submission
+from ..outputs import save_png
 from ..tree import build_tree
 from .cfr import CFRAgent
 from .expectiminimax import Expectiminimax
@@ -516,6 +517,4 @@ class Study:
         ax.legend(fontsize=8, loc="lower right")
         ax.grid(alpha=0.3)
         fig.tight_layout()
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        return path
+        return save_png(fig, path, dpi=110)

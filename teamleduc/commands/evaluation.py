@@ -170,7 +170,7 @@ def grade(
     from ..entrants import NamedPath, baseline_or_path, read_names_file, repeated_paths
     from ..errors import TeamLeducError
     from ..grade import grade as run
-    from ..grade import parse_memory
+    from ..grade.memory import parse_memory
     from ..names import display_name
     from ..outputs import check_target
     from ..validate import class_entries, is_class_folder

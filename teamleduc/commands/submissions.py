@@ -21,7 +21,7 @@ import click
 
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
-from ..files.safeio import SubmissionError
+from ..files.findings import SubmissionError
 from .options import echo_result, overwrite_option
 
 PRESET_2025 = "team-leduc-2025"

@@ -217,6 +217,7 @@ class Hand:
         self.cards: tuple[int, ...] = ()
         self.community = -1
         self.actions: list[tuple[int, int]] = []  # (seat, action) in order
+        self.community_after = -1  # how many actions came before the community card
         self.history = ""  # the information-set string after the mask
 
     def deal(self, rng: np.random.Generator) -> None:
@@ -234,6 +235,7 @@ class Hand:
         self.community = -1
         self.node = 0
         self.actions = []
+        self.community_after = -1
         self.history = ""
         pub = self.public
         pub[:] = 0.0
@@ -279,6 +281,14 @@ class Hand:
         """(S,) chips won by each seat (the hand must be over)."""
         return utilities_at(self.game.tree, self.node, self.cards, self.community)
 
+    def actions_text(self) -> str:
+        """The actions so far as ``teamleduc replay`` takes them: ``1:c 2:r / 3:c`` (seat:action,
+        ``/`` where the community card came)."""
+        tokens = [f"{seat + 1}:{ACTION_CHARS[a]}" for seat, a in self.actions]
+        if self.community_after >= 0:
+            tokens.insert(self.community_after, "/")
+        return " ".join(tokens)
+
     def illegal_message(self, action) -> str:
         legal = ", ".join(f"{a} ({ACTION_CHARS[a]})" for a in self.legal_actions())
         return (
@@ -305,6 +315,7 @@ class Hand:
         if self._kind[child] == CHANCE:
             y = self._deck_community
             self.community = y
+            self.community_after = k + 1
             pub[self._o_comm + y] = 1.0
             self.history += self._ctokens[y]
             child = int(self._children.item(child, 3 + y))

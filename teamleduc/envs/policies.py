@@ -10,27 +10,27 @@
   :class:`~teamleduc.files.model.Submission`, which ``evaluate``, ``exploitability`` and
   ``grade`` accept as it is, or a submission folder or ``.zip``.
 
-Seats in a policy mapping are keyed by agent name (``"player_1"``) or by 0-based seat (the
-:class:`~teamleduc.files.model.Submission` convention).
+Seats in a policy mapping are keyed by agent name (``"player_1"``) or by seat number, from 1
+as in the handout (:func:`teamleduc.strategy.seat_of_key`; 0 is refused, never shifted).
 """
 
 from __future__ import annotations
 
-import functools
 import numbers
 import os
 from collections.abc import Iterable, Mapping
 
 import numpy as np
-import pandas as pd
 
 from ..arguments import check_seed
 from ..baselines import baseline_strategy, is_baseline
-from ..config import get_config
+from ..config import GameConfig, get_config
 from ..entrants import Entrant, load_entrant
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..files.model import Submission, real_array
 from ..files.writing import write_submission
+from ..infosets import InfosetTable
+from ..strategy import seat_mapping, submission_from_policy
 from ..tree import build_tree
 from .game import env_game
 
@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 
-def team_entrants(config, players, what: str = "players") -> list:
+def team_entrants(config: GameConfig, players, what: str = "players") -> list:
     """One :class:`~teamleduc.entrants.Entrant` per team of ``config``.
 
     ``players`` is one submission argument (a baseline name, a path, a Submission or an
@@ -52,7 +52,6 @@ def team_entrants(config, players, what: str = "players") -> list:
     (:func:`~teamleduc.files.model.check_submission`), so one of another preset is refused
     here, not mid-episode. Errors name the argument ``what``.
     """
-    config = get_config(config)
     teams = config.teams
     single = (str, bytes, os.PathLike, Entrant, Submission)
     if isinstance(players, single) or hasattr(players, "strategies"):
@@ -177,177 +176,70 @@ def _index(value, what: str) -> int:
     return int(value)
 
 
-def _seat_key(config, key) -> int:
-    """0-based seat of a policy key: ``"player_k"`` (1-based) or a 0-based int; a float, a
-    bool or another string is refused (``int(1.5)`` would have been seat 2)."""
-    if isinstance(key, str):
-        if key.startswith("player_") and key[7:].isascii() and key[7:].isdigit():
-            seat = int(key[7:]) - 1
-        else:
-            raise ArgumentValueError(f"policy key {key!r}: use an agent name like player_1")
-    elif isinstance(key, numbers.Integral) and not isinstance(key, (bool, np.bool_)):
-        seat = int(key)
-    else:
-        raise ArgumentTypeError(
-            f"policy key {key!r}: a seat is an agent name like 'player_1' or a 0-based int, "
-            f"not {type(key).__name__}"
-        )
-    if not 0 <= seat < config.num_seats:
-        raise ArgumentValueError(
-            f"policy key {key!r}: {config.name} has seats 1..{config.num_seats} "
-            f"(player_1..player_{config.num_seats}, or 0-based ints 0..{config.num_seats - 1})"
-        )
-    return seat
-
-
-def _seat_keys(config, mapping, what: str) -> dict:
-    """``{0-based seat: value}`` of a policy mapping; a seat given twice (``0`` and
-    ``"player_1"``) is refused rather than one of them silently dropped."""
-    if not isinstance(mapping, Mapping):
-        raise ArgumentTypeError(
-            f"{what}: expected a mapping {{seat: table}}, not {type(mapping).__name__}"
-        )
-    out, given = {}, {}
-    for key, value in mapping.items():
-        seat = _seat_key(config, key)
-        if seat in out:
-            raise ArgumentValueError(
-                f"{what}: player_{seat + 1} is given twice (keys {given[seat]!r} and {key!r})"
-            )
-        out[seat], given[seat] = value, key
-    return out
-
-
-@functools.lru_cache(maxsize=64)
-def _strings_index(table) -> pd.Index:
-    """A pandas index of one seat's information-set strings (vectorised look-ups)."""
-    return pd.Index(table.strings, dtype=object)
-
-
-def _fill_rows(tree, seat, fill) -> np.ndarray:
-    if isinstance(fill, str) and is_baseline(fill):
-        return baseline_strategy(fill, tree, seat)
-    raise TeamLeducError(f"fill must be a baseline name (e.g. 'uniform'), not {fill!r}")
-
-
-def _seat_table(game, seat, table, fill_rows) -> np.ndarray:
-    """One seat's (n, 3) behavioural strategy from an array or a string mapping."""
-    tab = game.tables[seat]
-    n = tab.size
-    what = f"policy of player_{seat + 1}"
-    if isinstance(table, Mapping):
-        out = np.full((n, 3), np.nan)
-        keys = list(table)
-        where = _strings_index(tab).get_indexer(pd.Index(keys, dtype=object))
-        if (where < 0).any():
-            key = keys[int(np.argmax(where < 0))]
-            raise TeamLeducError(
-                f"{key!r} is not an information set of player_{seat + 1} in {game.config.name}"
-            )
-        values = real_array(list(table.values()), what)
-        if values.shape != (len(keys), 3):
-            raise ArgumentValueError(
-                f"{what}: expected three probabilities (p_c, p_r, p_f) per information set"
-            )
-        out[where] = values
-    else:
-        if isinstance(table, (str, bytes)):
-            raise ArgumentTypeError(f"{what}: expected an (n, 3) array, not {table!r}"[:200])
-        out = real_array(table, what).copy()
-        if out.shape != (n, 3):
-            raise TeamLeducError(
-                f"policy of player_{seat + 1}: shape {out.shape}, expected ({n}, 3) "
-                "(one row per information set, columns c, r, f)"
-            )
-    given = ~np.isnan(out).any(axis=1)
-    if (out[given] < 0).any() or not np.isfinite(out[given]).all():
-        raise TeamLeducError(f"policy of player_{seat + 1}: probabilities must be >= 0 and finite")
-    out = np.where(tab.legal, np.nan_to_num(out), 0.0)  # illegal actions get no mass
-    total = out.sum(axis=1, keepdims=True)
-    empty = (total[:, 0] <= 0) | ~given
-    out = np.where(empty[:, None], fill_rows, out / np.where(total > 0, total, 1.0))
-    return out
-
-
 def policy_submission(policy, preset="team-leduc", *, probs=None, fill="uniform") -> Submission:
-    """A tabular policy as a validated Submission.
+    """A tabular policy as a validated Submission
+    (:func:`teamleduc.strategy.submission_from_policy`, with rows renormalised).
 
     Parameters
     ----------
     policy : {seat: table} (one signal) or a list of them (one per signal). A seat is
-        ``"player_k"`` or a 0-based int; a table is an (n, 3) array (row = information-set
-        index, columns c, r, f) or a mapping from information-set string to (p_c, p_r, p_f).
+        ``"player_k"`` or an int k, numbered from 1 as in the handout (0 is refused); a table
+        is an (n, 3) array (row = information-set index, columns c, r, f) or a mapping from
+        information-set string to (p_c, p_r, p_f).
         Rows are renormalised over the legal actions (mass on an illegal action is dropped);
         rows absent from a mapping, NaN rows and rows without mass on a legal action are taken
         from the baseline ``fill`` (default uniform). A seat missing from a team that the policy
         plays is also played by ``fill``; every signal must cover the same seats.
     probs : signal probabilities (default equal).
     """
-    game = env_game(preset)
-    config = game.config
-    if isinstance(policy, Mapping):
-        signals = [policy]
-    elif isinstance(policy, (str, bytes)) or not isinstance(policy, Iterable):
+    config = get_config(preset)
+    if isinstance(policy, (str, bytes)) or not isinstance(policy, Iterable):
         raise ArgumentTypeError(
             "policy: expected {seat: table} or a list of them (one per signal), not "
             f"{type(policy).__name__}"
         )
-    else:
-        signals = list(policy)
-    if not signals:
-        raise ArgumentValueError("the policy has no signal")
-    keyed = [
-        _seat_keys(config, sig, f"policy[{k}]" if len(signals) > 1 else "policy")
-        for k, sig in enumerate(signals)
-    ]
-    played = set(keyed[0])
-    if any(set(k) != played for k in keyed):
-        raise TeamLeducError("every signal of the policy must give the same seats")
-    seats = sorted({s for t in config.teams if played & set(t) for s in t})
+    if not (isinstance(fill, str) and is_baseline(fill)):
+        raise TeamLeducError(f"fill must be a baseline name (e.g. 'uniform'), not {fill!r}")
     tree = build_tree(config)
-    strategies = {}
-    for s in seats:
-        fill_rows = _fill_rows(tree, s, fill)
-        strategies[s] = np.stack(
-            [_seat_table(game, s, k[s], fill_rows) if s in k else fill_rows for k in keyed]
+    signals = policy if isinstance(policy, Mapping) else list(policy)
+    return submission_from_policy(
+        signals,
+        config,
+        weights=probs,
+        fill=lambda seat: baseline_strategy(fill, tree, seat),
+        weights_name="probs",
+    )
+
+
+def greedy_rows(table: InfosetTable, values, what: str) -> np.ndarray:
+    """(n, 3) one-hot of the legal action with the highest value in ``values`` (n, 3) of one
+    seat's information sets ``table``; ties go to the first action in the order c, r, f; a NaN
+    on a legal action is refused (argmax would pick it). ``what`` names the values."""
+    legal = table.legal
+    v = real_array(values, what)
+    if v.shape != legal.shape:
+        raise TeamLeducError(f"{what}: shape {v.shape}, expected {legal.shape}")
+    nan = np.isnan(v) & legal
+    if nan.any():
+        i = int(np.argmax(nan.any(axis=1)))
+        raise ArgumentValueError(
+            f"{what}: NaN at row {i} ({table.strings[i]}) on a legal action "
+            f"({int(nan.any(axis=1).sum()):,} rows with NaN)"
         )
-    if probs is None:
-        p = np.full(len(keyed), 1.0 / len(keyed))
-    else:
-        p = real_array(probs, "probs").reshape(-1)
-        if p.size != len(keyed):
-            raise ArgumentValueError(f"probs: {p.size} probabilities for {len(keyed)} signals")
-    sub = Submission(np.arange(len(keyed)), p, tuple(seats), strategies)
-    problems = sub.problems(config)
-    if problems:
-        raise TeamLeducError("invalid policy: " + "; ".join(problems))
-    return sub
+    return np.eye(3)[np.argmax(np.where(legal, v, -np.inf), axis=1)]
 
 
 def greedy_policy(values, preset="team-leduc") -> dict:
     """{seat: (n, 3) one-hot of the legal action with the highest value} from {seat: (n, 3)
-    action values} (e.g. a Q-table indexed by ``info["infoset_index"]``); ties go to the first
-    action in the order c, r, f."""
+    action values} (e.g. a Q-table indexed by ``info["infoset_index"]``; seats keyed as in
+    :func:`policy_submission`, the keys kept); ties go to the first action in the order c, r, f."""
     game = env_game(preset)
-    out = {}
-    keys = {seat: key for seat, key in zip(_seat_keys(game.config, values, "values"), values)}
-    for seat, key in keys.items():
-        legal = game.tables[seat].legal
-        v = real_array(values[key], f"values of player_{seat + 1}")
-        if v.shape != legal.shape:
-            raise TeamLeducError(
-                f"values of player_{seat + 1}: shape {v.shape}, expected {legal.shape}"
-            )
-        nan = np.isnan(v) & legal
-        if nan.any():  # argmax would pick the NaN: a policy from no value at all
-            i = int(np.argmax(nan.any(axis=1)))
-            raise ArgumentValueError(
-                f"values of player_{seat + 1}: NaN at row {i} ({game.tables[seat].strings[i]}) "
-                f"on a legal action ({int(nan.any(axis=1).sum()):,} rows with NaN)"
-            )
-        best = np.argmax(np.where(legal, v, -np.inf), axis=1)
-        out[key] = np.eye(3)[best]
-    return out
+    seats = seat_mapping(game.config, values, "values")
+    tables = game.tables
+    return {
+        key: greedy_rows(tables[seat], values[key], f"values of player_{seat + 1}")
+        for seat, key in zip(seats, values)
+    }
 
 
 def write_policy(policy, path, preset="team-leduc", *, overwrite=False, **kwargs):

@@ -20,16 +20,9 @@ from ..config import GameConfig
 from ..infosets import infoset_tables
 from ..tree import build_tree
 from .csv_format import CSV_FORMAT, MetaCheck, parse_meta
+from .findings import DEFAULT_CAP, Finding, SubmissionError, more_findings
 from .model import ReadResult, StrategyFormat, Submission
-from .safeio import (
-    DEFAULT_CAP,
-    META_LIMIT,
-    META_NAME,
-    Container,
-    Finding,
-    SubmissionError,
-    more_findings,
-)
+from .safeio import META_LIMIT, META_NAME, Container
 
 #: files nothing uses are named up to this many, then counted
 UNUSED_SHOWN = 5

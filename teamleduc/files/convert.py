@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..config import GameConfig, get_config
+from ..config import GameConfig
 from ..errors import TeamLeducError
 from ..outputs import check_target
+from .findings import Finding, SubmissionError
 from .format2025 import team_zip_name, write_submission_2025, write_team_zip
 from .reading import read_path
-from .safeio import Finding, SubmissionError
 from .writing import write_submission
 
 #: file formats :func:`convert` writes
@@ -69,7 +69,7 @@ def convert(
     src: str | os.PathLike[str],
     dst: str | os.PathLike[str],
     to: str,
-    config: GameConfig | str,
+    config: GameConfig,
     seats: Iterable[int] | None = None,
     *,
     overwrite: bool = False,
@@ -86,7 +86,6 @@ def convert(
     """
     if to not in TARGETS:
         raise ValueError(f"unknown target format {to!r}; use one of {', '.join(TARGETS)}")
-    config = get_config(config)
     check_target(dst, overwrite, inputs=[src])  # before the (long) reading
     result = read_path(src, config, seats=seats, keep=True)
     if result.errors:

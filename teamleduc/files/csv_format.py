@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..infosets import InfosetTable, count_hint
+from .findings import DEFAULT_CAP, Finding, more_findings
 from .model import (
     TOLERANCE,
     FileCheck,
@@ -37,7 +38,7 @@ from .model import (
     describe_values,
     value_problems,
 )
-from .safeio import DEFAULT_CAP, META_NAME, Finding, csv_limit, more_findings
+from .safeio import META_NAME, csv_limit
 
 _BOM = b"\xef\xbb\xbf"
 _NUMBER_BYTES = b"0123456789.eE+-"

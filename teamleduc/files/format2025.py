@@ -38,9 +38,11 @@ import numpy as np
 
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
-from ..infosets import InfosetTable, count_hint, infoset_tables, write_text_atomic
+from ..infosets import InfosetTable, count_hint, infoset_tables
+from ..outputs import write_text_atomic
 from ..tree import PublicTree, build_tree
 from .csv_format import format_meta
+from .findings import DEFAULT_CAP, Finding, SubmissionError, more_findings
 from .model import (
     FileCheck,
     StrategyFormat,
@@ -49,7 +51,7 @@ from .model import (
     value_problems,
     whole_teams,
 )
-from .safeio import DEFAULT_CAP, META_NAME, Finding, SubmissionError, more_findings, npy_limit
+from .safeio import META_NAME, npy_limit
 from .writing import atomic_output
 
 INFOSETS_2025 = "player_{seat}_infosets.txt"

@@ -32,7 +32,7 @@ from ..config import GameConfig, get_config
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..infosets import InfosetTable, infoset_tables, tables_for
 from ..tree import build_tree
-from .safeio import Finding
+from .findings import Finding
 
 #: rows and the meta-strategy must sum to 1 within this
 TOLERANCE = 1e-6

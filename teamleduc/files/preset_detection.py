@@ -28,9 +28,10 @@ from pathlib import Path
 from ..config import DEFAULT_PRESET, GameConfig, get_config
 from ..errors import TeamLeducError
 from ..infosets import preset_sizes
+from .findings import SubmissionError
 from .format2025 import _npy_header
 from .reading import detect_format
-from .safeio import SubmissionError, csv_limit, npy_limit, open_container
+from .safeio import csv_limit, npy_limit, open_container
 
 PRESET_2025 = "team-leduc-2025"
 REPORT_NAME = "solve-report.json"

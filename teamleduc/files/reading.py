@@ -19,16 +19,10 @@ from ..arguments import check_path
 from ..config import GameConfig, get_config
 from .container import UNUSED_SHOWN, read_container
 from .csv_format import CSV_FORMAT
+from .findings import DEFAULT_CAP, Finding, SubmissionError, more_findings
 from .format2025 import NPY_FORMAT, team_zip_name
 from .model import ReadResult, Submission, combine_teams, whole_teams
-from .safeio import (
-    DEFAULT_CAP,
-    META_NAME,
-    Finding,
-    SubmissionError,
-    more_findings,
-    open_container,
-)
+from .safeio import META_NAME, open_container
 
 _TEAM_ZIP = re.compile(r"team\d+\.zip")
 
@@ -113,7 +107,7 @@ def _read_team_zips(
 
 def read_path(
     path: str | os.PathLike[str],
-    config: GameConfig | str,
+    config: GameConfig,
     seats: Iterable[int] | None = None,
     keep: bool = True,
     cap: int = DEFAULT_CAP,
@@ -122,7 +116,6 @@ def read_path(
 
     Problems of the submission become findings; FileNotFoundError if ``path`` does not exist.
     """
-    config = get_config(config)
     if seats is not None:
         seats = whole_teams(config, seats)
     path = Path(path)

@@ -50,7 +50,8 @@ import numpy as np
 
 from ..config import GameConfig, get_config
 from ..errors import TeamLeducError
-from .tables import csv_text, json_text, markdown_table, pyplot, save_figure, write_text
+from ..outputs import save_png, write_text_atomic
+from .tables import csv_text, json_text, markdown_table, pyplot
 
 DEFAULT_PRESET = "kuhn-100"
 DEFAULT_BUCKETS = 10
@@ -290,9 +291,9 @@ def write_outputs(result: AbstractionResult, out_dir) -> list[Path]:
     rows = [r.to_dict() for r in result.rows]
     keys = [k for k, _ in COLUMNS] + ["ranges"]
     paths = [
-        write_text(out / "abstraction.md", result.table()),
-        write_text(out / "abstraction.csv", csv_text(keys, rows)),
-        write_text(out / "abstraction.json", json_text("abstraction", result.to_dict())),
+        write_text_atomic(out / "abstraction.md", result.table()),
+        write_text_atomic(out / "abstraction.csv", csv_text(keys, rows)),
+        write_text_atomic(out / "abstraction.json", json_text("abstraction", result.to_dict())),
     ]
     plt = pyplot()
     R = config.num_ranks
@@ -321,5 +322,5 @@ def write_outputs(result: AbstractionResult, out_dir) -> list[Path]:
     bottom.set_xlabel("card")
     bottom.set_xlim(0.5, R + 0.5)
     fig.tight_layout()
-    paths.append(save_figure(fig, out / "abstraction.png"))
+    paths.append(save_png(fig, out / "abstraction.png"))
     return paths

@@ -29,7 +29,8 @@ from pathlib import Path
 
 from ..config import PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
-from .tables import csv_text, json_text, markdown_table, pyplot, save_figure, write_text
+from ..outputs import save_png, write_text_atomic
+from .tables import csv_text, json_text, markdown_table, pyplot
 
 DEFAULT_PRESETS = ("kuhn", "kuhn-100", "leduc", "leduc-stack50")
 METHODS = ("lp", "dcfr", "cfr+", "pcfr+")
@@ -210,9 +211,9 @@ def write_outputs(result: P2AdvantageResult, out_dir) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     rows = [r.to_dict() for r in result.rows]
     paths = [
-        write_text(out / "p2-advantage.md", result.table()),
-        write_text(out / "p2-advantage.csv", csv_text([k for k, _ in COLUMNS], rows)),
-        write_text(out / "p2-advantage.json", json_text("p2-advantage", result.to_dict())),
+        write_text_atomic(out / "p2-advantage.md", result.table()),
+        write_text_atomic(out / "p2-advantage.csv", csv_text([k for k, _ in COLUMNS], rows)),
+        write_text_atomic(out / "p2-advantage.json", json_text("p2-advantage", result.to_dict())),
     ]
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
@@ -225,5 +226,5 @@ def write_outputs(result: P2AdvantageResult, out_dir) -> list[Path]:
     ax.set_title("Value of acting second, at equilibrium")
     ax.set_ylim(0, max(values + [0.0]) * 1.2 or 1.0)
     fig.tight_layout()
-    paths.append(save_figure(fig, out / "p2-advantage.png"))
+    paths.append(save_png(fig, out / "p2-advantage.png"))
     return paths

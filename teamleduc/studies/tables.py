@@ -1,8 +1,8 @@
-"""A study's table written three ways (Markdown, CSV, JSON) and its figures saved reproducibly.
+"""A study's table written three ways (Markdown, CSV, JSON), and pyplot for its figures.
 
 Every study keeps its rows as a list of dicts with the same keys; these helpers turn them into
-the files the study writes, atomically (a temporary file, then a rename), byte-for-byte the
-same for the same rows.
+the texts the study writes (byte-for-byte the same for the same rows), through
+:func:`teamleduc.outputs.write_text_atomic` and :func:`teamleduc.outputs.save_png`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 
 from .. import __version__
 
@@ -39,24 +38,6 @@ def csv_text(columns: list[str], rows: list[dict]) -> str:
 
 def json_text(study: str, payload: dict) -> str:
     return json.dumps({"study": study, "version": __version__, **payload}, indent=2) + "\n"
-
-
-def write_text(path: Path, text: str) -> Path:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
-
-
-def save_figure(fig, path: Path) -> Path:
-    """Save a matplotlib figure as PNG without a timestamp (same bytes every run)."""
-    import matplotlib.pyplot as plt
-
-    tmp = path.with_name(f".{path.name}.tmp")
-    fig.savefig(tmp, format="png", metadata={"Software": None})
-    plt.close(fig)
-    tmp.replace(path)
-    return path
 
 
 def pyplot():
