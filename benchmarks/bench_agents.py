@@ -18,8 +18,9 @@ SECONDS = 3.0
 def qlearning_episodes_per_second(seconds: float = SECONDS) -> float:
     """Training episodes/s of :class:`teamleduc.agents.QLearning` on leduc against uniform."""
     from teamleduc.agents import QLearning
+    from teamleduc.config import get_config
 
-    q = QLearning("leduc", "uniform", alpha=0.01, gamma=0.5, epsilon=0.8)
+    q = QLearning(get_config("leduc"), "uniform", alpha=0.01, gamma=0.5, epsilon=0.8)
     q.train(1000)  # compile / load the kernel
     n, t0 = 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -46,10 +47,11 @@ def study_seconds() -> float:
     """Wall time of ``teamleduc study agents`` with its defaults (leduc, three agents, three
     bots, 10^6 Q-learning episodes per bot, 2000 CFR iterations), outputs included."""
     from teamleduc.agents.study import Study
+    from teamleduc.config import get_config
 
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as out:
-        Study("leduc").run(progress=False).write(out)
+        Study(get_config("leduc")).run(progress=False).write(out)
     return time.perf_counter() - t0
 
 

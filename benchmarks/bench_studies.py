@@ -29,7 +29,7 @@ def main() -> None:
         for r in result.rows:
             print(f"  {r.preset:>14}: {r.seconds:.2f} s, NashConv {r.nash_conv:.1e}")
         t0 = time.perf_counter()
-        result = abstraction_study("kuhn-100", 10)
+        result = abstraction_study(get_config("kuhn-100"), 10)
         write_abstraction(result, d)
         evaluations = result.rows[-1].evaluations
         print(

@@ -19,6 +19,8 @@ from . import __version__
 from . import baselines as _baselines
 from . import infosets as _infosets
 from . import tree as _tree
+from .arguments import check_flag as _check_flag
+from .arguments import check_path as _check_path
 from .best_response import best_response, exploitability, nash_conv
 from .config import PRESETS, GameConfig, get_config
 from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
@@ -50,6 +52,8 @@ def infoset_tables(game) -> tuple:
 def write_infoset_files(game, out_dir, examples: bool = True):
     """:func:`teamleduc.infosets.write_infoset_files` of a PublicTree, GameConfig or preset
     name."""
+    _check_path(out_dir, "out_dir")
+    _check_flag(examples, "examples")
     return _infosets.write_infoset_files(_tree_of(game), out_dir, examples=examples)
 
 

@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import GameConfig, get_config
+from .config import GameConfig, require_config
 from .errors import TeamLeducError
 from .files.model import Submission
 from .files.writing import write_submission
@@ -157,9 +157,9 @@ def solver_average(config: GameConfig, iterations: int) -> dict[int, np.ndarray]
     return importlib.import_module(CFR_PROVIDER).solver_average(config, iterations)
 
 
-def baseline(name: str, config: GameConfig | str, seats: Iterable[int] | None = None) -> Submission:
+def baseline(name: str, config: GameConfig, seats: Iterable[int] | None = None) -> Submission:
     """The baseline ``name`` as a one-signal Submission playing ``seats`` (default: every seat)."""
-    config = get_config(config)
+    require_config(config)
     tree = build_tree(config)
     seats = (
         tuple(range(config.num_seats)) if seats is None else tuple(sorted(int(s) for s in seats))
@@ -172,12 +172,12 @@ def baseline(name: str, config: GameConfig | str, seats: Iterable[int] | None = 
 
 def export_baseline(
     name: str,
-    config: GameConfig | str,
+    config: GameConfig,
     out: str | os.PathLike[str],
     seats: Iterable[int] | None = None,
     overwrite: bool = False,
 ) -> Path:
     """Write baseline ``name`` as a submission: a folder, or a ``.zip`` if ``out`` ends in
     ``.zip`` (meta-strategy.csv and strategy0-player{i}.csv for every seat). Returns ``out``."""
-    config = get_config(config)
+    require_config(config)
     return write_submission(baseline(name, config, seats), out, overwrite=overwrite, config=config)

@@ -36,7 +36,7 @@ import numpy as np
 
 from . import __version__
 from .best_response_dp import argmax_actions, max_dp
-from .config import ConfigLike, GameConfig, get_config
+from .config import ConfigLike, GameConfig, get_config, require_config
 from .dag import team_beliefs
 from .entrants import EntrantSpec, load_entrant
 from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
@@ -384,10 +384,10 @@ def exploitability(
     )
 
 
-def worst_cases(config: ConfigLike, submission: EntrantSpec) -> tuple[float | None, float | None]:
+def worst_cases(config: GameConfig, submission: EntrantSpec) -> tuple[float | None, float | None]:
     """``(as_A, as_B)``: the submission's exact worst-case team value as team A (``-BR_B(x)``)
     and as team B (``-BR_A(y)``); None for a team the submission does not play."""
-    config = get_config(config)
+    require_config(config)
     _require_two_teams(config, "worst_cases")
     tree = build_tree(config)
     sub = load_entrant(check_spec(submission, "submission"), config).submission

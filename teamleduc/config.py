@@ -235,6 +235,17 @@ def _override(field: str, value):
     raise ArgumentTypeError(f"get_config: {field}={value!r} must be {want}")
 
 
+def require_config(config: object) -> GameConfig:
+    """``config`` itself when it is a GameConfig, else a TypeError naming ``config``: internal
+    functions take the GameConfig their entry point resolved once with :func:`get_config`."""
+    if not isinstance(config, GameConfig):
+        raise TypeError(
+            f"config: a GameConfig (a preset name is resolved once, by get_config at the entry "
+            f"point), not {type(config).__name__} {config!r}"
+        )
+    return config
+
+
 def get_config(name: str = DEFAULT_PRESET, **overrides) -> GameConfig:
     """The preset ``name`` (or a GameConfig), with any field replaced by ``overrides``
     (validated again). An unknown preset, an unknown field or a value of the wrong type

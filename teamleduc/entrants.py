@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import baselines
-from .config import ConfigLike, GameConfig, get_config
+from .config import GameConfig, require_config
 from .errors import TeamLeducError
 from .files.findings import SubmissionError
 from .files.model import Submission, check_submission
@@ -233,7 +233,7 @@ EntrantSpec = str | os.PathLike | Submission | Entrant
 
 def load_entrant(
     spec: EntrantSpec,
-    config: ConfigLike,
+    config: GameConfig,
     seats: Iterable[int] | None = None,
     *,
     role: str | None = None,
@@ -252,7 +252,7 @@ def load_entrant(
     Every error names the submission (its path, after ``role`` such as ``"team B's
     submission"`` when given), so a command taking two submissions says which one is at fault.
     """
-    config = get_config(config)
+    require_config(config)
     entrant = _resolve(spec, config, seats, role)
     need = seats if require is None else require
     if need is not None:
@@ -323,13 +323,13 @@ def entrant_name(path: str | os.PathLike[str]) -> str:
 
 
 def resolve_preset(
-    preset: GameConfig | str | None, specs: Iterable[object], default: str | None = None
+    preset: GameConfig | None, specs: Iterable[object], default: str | None = None
 ) -> GameConfig:
-    """``preset`` when given, else the preset of the submission paths among ``specs`` (baseline
+    """``preset`` (a GameConfig) when given, else the preset of the submission paths among ``specs`` (baseline
     names, loaded submissions and missing paths are skipped: they fit any preset). A baseline
     name that is also an existing path is refused here too (:func:`baseline_or_path`)."""
     specs = [s.path if isinstance(s, NamedPath) else s for s in specs]
     paths = [p for p in map(_existing_path, specs) if p is not None]
     if preset is not None:
-        return get_config(preset)
+        return require_config(preset)
     return choose_preset(paths, default)

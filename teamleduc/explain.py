@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .arguments import check_seed, excerpt
-from .config import GameConfig, get_config
+from .config import GameConfig, require_config
 from .entrants import load_entrant
 from .errors import ArgumentTypeError, TeamLeducError
 from .infosets import infoset_tables, mask, parse_infoset, seat_of_string
@@ -168,10 +168,10 @@ def find_infoset(config: GameConfig, infoset: str) -> tuple[int, int]:
     raise TeamLeducError(f"infoset {excerpt(text)}: {why}")
 
 
-def show_infoset(sub, config: GameConfig | str, infoset: str) -> InfosetView:
+def show_infoset(sub, config: GameConfig, infoset: str) -> InfosetView:
     """What submission ``sub`` (a path, a baseline name or a Submission) plays at the
     information set ``infoset`` (a string of any seat), per signal and as the team's marginal."""
-    config = get_config(config)
+    require_config(config)
     seat, iid = find_infoset(config, infoset)
     entrant = load_entrant(sub, config)
     s = entrant.submission
@@ -246,14 +246,12 @@ def _draw(rng: np.random.Generator, p: np.ndarray) -> int:
     return int(rng.choice(len(p), p=p / p.sum()))
 
 
-def trace_hand(
-    team_a, team_b=None, config: GameConfig | str = "team-leduc", seed: int = 0
-) -> TraceResult:
+def trace_hand(team_a, team_b, config: GameConfig, seed: int = 0) -> TraceResult:
     """Deal one hand (exact deal probabilities), draw each team's signal, and play it out from
     the strategies of ``team_a`` (team A's seats) and ``team_b`` (team B's; ``team_a``'s own
     when None). The same seed gives the same hand; ``seed`` is an int ``0 <= seed < 2**63``
     (TypeError / ValueError naming it otherwise)."""
-    config = get_config(config)
+    require_config(config)
     seed = check_seed(seed)
     if len(config.teams) != 2:
         raise TeamLeducError(f"trace plays two teams; {config.name} has {len(config.teams)}")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .arguments import check_path
-from .config import GameConfig, get_config
+from .config import GameConfig, get_config, require_config
 from .files.findings import DEFAULT_CAP, Finding
 from .files.reading import read_path
 from .infosets import infoset_tables
@@ -275,7 +275,7 @@ class ValidationBatch:
 
 def validate_many(
     paths: Iterable[str | os.PathLike[str]],
-    config: GameConfig | str = "team-leduc",
+    config: GameConfig,
     seats: Iterable[int] | None = None,
     cap: int = DEFAULT_CAP,
     *,
@@ -288,7 +288,7 @@ def validate_many(
     ``seats`` are not whole teams."""
     from .files.model import whole_teams
 
-    config = get_config(config)
+    require_config(config)
     if seats is not None:
         seats = whole_teams(config, seats)
     entries = expand_classes(paths) if expand else [Path(p) for p in paths]

@@ -59,7 +59,7 @@ def test_no_point_passes_the_best_response_ceiling(leduc_study):
             assert float(r["value"]) <= float(r["ceiling"]) + 1e-12
     with open(out / "expectiminimax-depths.csv") as fh:
         for r in csv.DictReader(fh):
-            assert float(r["value"]) <= fixed_others("leduc", r["bot"]).ceiling + 1e-12
+            assert float(r["value"]) <= fixed_others(get_config("leduc"), r["bot"]).ceiling + 1e-12
 
 
 def test_cfr_cannot_lose_more_than_half_its_nash_conv(leduc_study):
@@ -87,7 +87,7 @@ def test_ceilings_are_best_responses_to_the_bot():
     # leduc seat 1 against always-call: the exact team best response of the toolkit
     from teamleduc.best_response import best_response
 
-    f = fixed_others("leduc", "always-call")
+    f = fixed_others(get_config("leduc"), "always-call")
     assert f.ceilings[0] == pytest.approx(best_response("leduc", 0, "always-call").value, abs=1e-12)
     assert f.ceilings[1] == pytest.approx(best_response("leduc", 1, "always-call").value, abs=1e-12)
     assert f.value(0, f.best[0]) == pytest.approx(f.ceilings[0], abs=1e-12)
@@ -96,7 +96,7 @@ def test_ceilings_are_best_responses_to_the_bot():
 @pytest.mark.parametrize("bot", ["aggressive", "always-call"])
 def test_q_learning_finds_the_best_response_on_kuhn(bot):
     # against a pure bot, greedy Q-learning with enough exploration reaches the exact ceiling
-    q = QLearning("kuhn", bot, alpha=0.05, gamma=1.0, epsilon=0.5, seed=1)
+    q = QLearning(get_config("kuhn"), bot, alpha=0.05, gamma=1.0, epsilon=0.5, seed=1)
     q.train(200_000)
     assert q.fixed.mean_value(q.policy()) == pytest.approx(q.fixed.ceiling, abs=1e-12)
     assert q.episodes == 200_000
@@ -105,7 +105,9 @@ def test_q_learning_finds_the_best_response_on_kuhn(bot):
 def test_q_learning_update_by_hand_on_kuhn():
     # kuhn: seat 1 acts first; with alpha = 1 and gamma = 0 after one hand the first action's Q
     # is 0 (the bootstrap of a next decision, gamma 0) or the hand's reward in chips
-    q = QLearning("kuhn", "always-call", alpha=1.0, gamma=0.0, epsilon=0.0, seats=[0], seed=3)
+    q = QLearning(
+        get_config("kuhn"), "always-call", alpha=1.0, gamma=0.0, epsilon=0.0, seats=[0], seed=3
+    )
     q.train(1)
     touched = np.flatnonzero(q.Q[0].any(axis=1))
     assert len(touched) <= 1
@@ -154,7 +156,7 @@ def test_expectiminimax_matches_recursion(preset):
 
 
 def test_cfr_agent_converges_and_exports():
-    a = CFRAgent("kuhn")
+    a = CFRAgent(get_config("kuhn"))
     a.train(2000)
     nc = nash_conv("kuhn", a.submission()).nash_conv
     assert nc < 0.01
@@ -166,7 +168,7 @@ def test_cfr_agent_converges_and_exports():
 
 def test_team_preset_one_learning_seat(tmp_path):
     study = Study(
-        "tiny-team-leduc",
+        get_config("tiny-team-leduc"),
         agents=("qlearning", "expectiminimax"),
         bots=("cautious",),
         episodes=2000,
@@ -178,11 +180,12 @@ def test_team_preset_one_learning_seat(tmp_path):
     sub = load_submission(tmp_path / "policies" / "qlearning-cautious", "tiny-team-leduc")
     exact = seat_value("tiny-team-leduc", [sub, "cautious"], 0)
     assert curve.values[-1] == pytest.approx(exact, abs=1e-9)
-    ceiling = fixed_others("tiny-team-leduc", "cautious", [0]).ceiling
+    ceiling = fixed_others(get_config("tiny-team-leduc"), "cautious", [0]).ceiling
     assert max(curve.values) <= ceiling + 1e-12
-    eval_mm = Expectiminimax("tiny-team-leduc", 1, seats=[0])
+    eval_mm = Expectiminimax(get_config("tiny-team-leduc"), 1, seats=[0])
     assert study.depth_values[("cautious", 1)] == pytest.approx(
-        fixed_others("tiny-team-leduc", "cautious", [0]).value(0, eval_mm.policy()[0]), abs=1e-12
+        fixed_others(get_config("tiny-team-leduc"), "cautious", [0]).value(0, eval_mm.policy()[0]),
+        abs=1e-12,
     )
 
 

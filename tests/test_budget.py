@@ -35,8 +35,8 @@ def _measured(config, path):
 
 
 def test_budgets_of_the_editions():
-    assert native_format("team-leduc-2025") == "teams2025"
-    assert native_format("team-leduc") == "csv"
+    assert native_format(get_config("team-leduc-2025")) == "teams2025"
+    assert native_format(get_config("team-leduc")) == "csv"
     assert check_format(None, get_config("tiny-team-leduc")) == "csv"
     with pytest.raises(ValueError, match="unknown export format"):
         check_format("zip", get_config("tiny-team-leduc"))

@@ -14,6 +14,7 @@ from teamleduc.baselines import (
 )
 from teamleduc.best_response import nash_conv
 from teamleduc.cli import main
+from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
 from teamleduc.grade import grade
 from teamleduc.solver.cfr_baseline import solver_average
@@ -38,15 +39,15 @@ def test_names():
 def test_more_iterations_converge_to_the_exact_value():
     gaps = [nash_conv("kuhn-100", f"cfr:{n}").nash_conv for n in (1, 10, 100, 1000)]
     assert gaps == sorted(gaps, reverse=True) and gaps[-1] < 1e-4
-    exact = solve_sequence_form("leduc-stack50").value
+    exact = solve_sequence_form(get_config("leduc-stack50")).value
     nc = nash_conv("leduc-stack50", "cfr:300")
     assert nc.nash_conv < 0.01 and abs(nc.values[0] - exact) <= nc.nash_conv
 
 
 def test_deterministic():
-    a = baseline("cfr:50", "leduc-stack50").strategies[1].copy()
+    a = baseline("cfr:50", get_config("leduc-stack50")).strategies[1].copy()
     solver_average.cache_clear()
-    b = baseline("cfr:50", "leduc-stack50").strategies[1]
+    b = baseline("cfr:50", get_config("leduc-stack50")).strategies[1]
     assert np.array_equal(a, b)
     rows = b[0]
     assert np.allclose(rows.sum(axis=1), 1.0)
@@ -54,7 +55,7 @@ def test_deterministic():
 
 def test_team_presets_are_refused(capsys):
     with pytest.raises(TeamLeducError, match="two-player presets"):
-        baseline("cfr:10", "team-leduc-2025")
+        baseline("cfr:10", get_config("team-leduc-2025"))
     code, _, err = run(capsys, ["evaluate", "cfr:10", "uniform", "--preset", "tiny-team"])
     assert code == 2 and "two-player presets" in err
 

@@ -1,6 +1,6 @@
 import pytest
 
-from teamleduc.config import PRESETS, default_rank_names, get_config
+from teamleduc.config import PRESETS, default_rank_names, get_config, require_config
 
 
 def test_default_is_the_spec_game():
@@ -46,3 +46,24 @@ def test_presets_round_trip_to_dict(name):
     d = c.to_dict()
     assert d["num_seats"] == c.num_seats
     assert sorted(s for t in d["teams"] for s in t) == list(range(1, c.num_seats + 1))
+
+
+def test_internal_functions_refuse_a_preset_name():
+    """A preset name is resolved once, at the entry point; deeper down a str is a TypeError
+    naming ``config``, never resolved again."""
+    from teamleduc.agents import QLearning
+    from teamleduc.baselines import baseline
+    from teamleduc.entrants import load_entrant
+    from teamleduc.validate import validate_many
+
+    config = get_config("kuhn")
+    assert require_config(config) is config
+    for call in (
+        lambda: require_config("kuhn"),
+        lambda: load_entrant("uniform", "kuhn"),
+        lambda: baseline("uniform", "kuhn"),
+        lambda: validate_many([], "kuhn"),
+        lambda: QLearning("kuhn", "uniform"),
+    ):
+        with pytest.raises(TypeError, match="^config: a GameConfig"):
+            call()

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from teamleduc import api
+from teamleduc.config import get_config
 from teamleduc.entrants import (
     Entrant,
     NamedPath,
@@ -101,15 +102,15 @@ def test_a_baseline_name_that_is_also_a_folder_is_refused(here, tmp_path):
 
 
 def test_load_a_baseline(here):
-    entrant = load_entrant("aggressive", "kuhn")
+    entrant = load_entrant("aggressive", get_config("kuhn"))
     assert (entrant.name, entrant.source, entrant.num_signals) == ("aggressive", "baseline", 1)
     reference = api.baseline("aggressive", "kuhn")
     assert entrant.submission.seats == (0, 1)
     for s in (0, 1):
         assert np.array_equal(entrant.submission.strategies[s], reference.strategies[s])
-    named = load_entrant(NamedPath("me", "baseline:random-pure:2"), "kuhn")
+    named = load_entrant(NamedPath("me", "baseline:random-pure:2"), get_config("kuhn"))
     assert (named.name, named.source) == ("me", "baseline")
-    assert load_entrant(entrant, "kuhn") is entrant
+    assert load_entrant(entrant, get_config("kuhn")) is entrant
 
 
 def test_load_a_folder_and_a_zip(here):
@@ -117,32 +118,37 @@ def test_load_a_folder_and_a_zip(here):
     api.write_submission(sub, here / "team", config=api.get_config("tiny-team-leduc"))
     api.write_submission(sub, here / "team.zip")
     for spec, name in [("team", "team"), (here / "team.zip", "team")]:
-        entrant = load_entrant(spec, "tiny-team-leduc")
+        entrant = load_entrant(spec, get_config("tiny-team-leduc"))
         assert isinstance(entrant, Entrant)
         assert (entrant.name, entrant.source) == (name, str(spec))
         assert entrant.submission.seats == (0, 2)
         assert np.array_equal(entrant.submission.probs, sub.probs)
         for s in (0, 2):
             assert np.array_equal(entrant.submission.strategies[s], sub.strategies[s])
-    assert load_entrant("team", "tiny-team-leduc", seats=[0, 2]).submission.seats == (0, 2)
+    assert load_entrant("team", get_config("tiny-team-leduc"), seats=[0, 2]).submission.seats == (
+        0,
+        2,
+    )
     with pytest.raises(TeamLeducError) as e:
-        load_entrant("team", "tiny-team-leduc", seats=[1, 3], role="team B's submission")
+        load_entrant(
+            "team", get_config("tiny-team-leduc"), seats=[1, 3], role="team B's submission"
+        )
     assert "team B's submission team" in str(e.value)
     with pytest.raises(TeamLeducError, match=r"team: plays seats 1,3, not 2,4 \(needed here\)"):
-        load_entrant("team", "tiny-team-leduc", seats=[0, 2], require=[0, 1, 2, 3])
+        load_entrant("team", get_config("tiny-team-leduc"), seats=[0, 2], require=[0, 1, 2, 3])
 
 
 def test_load_a_missing_path(here):
     with pytest.raises(TeamLeducError) as e:
-        load_entrant("nowhere", "kuhn", role="team A's submission")
+        load_entrant("nowhere", get_config("kuhn"), role="team A's submission")
     message = str(e.value)
     assert message.startswith("team A's submission nowhere: no such submission folder or .zip")
     assert "and not a baseline (baselines: uniform, always-call" in message
     with pytest.raises(TeamLeducError) as e:
-        load_entrant(Path("nowhere"), "kuhn")
+        load_entrant(Path("nowhere"), get_config("kuhn"))
     assert str(e.value) == "nowhere: no such submission folder or .zip"
     with pytest.raises(TypeError, match="expected a path, a baseline name"):
-        load_entrant(3.5, "kuhn")
+        load_entrant(3.5, get_config("kuhn"))
 
 
 def test_repeated_paths(here):

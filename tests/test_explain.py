@@ -134,7 +134,7 @@ def test_trace_is_replay_of_actions_the_strategies_can_play(seed):
 
 
 def test_trace_on_the_command_line_prints_what_replay_prints(tmp_path, capsys):
-    export_baseline("cautious", PRESET, tmp_path / "c")
+    export_baseline("cautious", get_config(PRESET), tmp_path / "c")
     code, out, err = run(capsys, ["trace", str(tmp_path / "c"), "uniform", "--seed", "4"])
     assert code == 0, err
     first, *body, last = out.strip().splitlines()
@@ -145,7 +145,7 @@ def test_trace_on_the_command_line_prints_what_replay_prints(tmp_path, capsys):
 
 
 def test_a_pandas_csv_gets_one_diagnosis(tmp_path, capsys):
-    export_baseline("uniform", "leduc", tmp_path / "s")
+    export_baseline("uniform", get_config("leduc"), tmp_path / "s")
     rows = tables_for(get_config("leduc"))[0].uniform_strategy()
     for kwargs, what in [
         ({}, "a header row and an index column (its defaults)"),

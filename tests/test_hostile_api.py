@@ -69,7 +69,10 @@ def test_argument_errors_are_the_toolkits_and_pythons():
 @pytest.mark.parametrize(
     "bad, message",
     [
-        (uniform_submission("kuhn"), r"seat 1: 6 rows, expected 144 .*another preset"),
+        (
+            uniform_submission(tl.get_config("kuhn")),
+            r"seat 1: 6 rows, expected 144 .*another preset",
+        ),
         (nan_sub(), r"seat 1, signal 0, line 8 \(/C:Q\?/[^)]*\): p_c = nan is not a finite number"),
         (illegal_sub(), r"seat 1, signal 0, line 1 \(/C:J\?/\): .*on an illegal action"),
         (
@@ -81,7 +84,7 @@ def test_argument_errors_are_the_toolkits_and_pythons():
             ),
             "signal probabilities sum to 1.1",
         ),
-        (Duck(uniform_submission("kuhn")), "6 rows, expected 144"),
+        (Duck(uniform_submission(tl.get_config("kuhn"))), "6 rows, expected 144"),
     ],
 )
 def test_every_boundary_refuses_a_bad_loaded_submission(bad, message):
@@ -106,7 +109,7 @@ def test_every_boundary_refuses_a_bad_loaded_submission(bad, message):
 
 
 def test_check_submission_names_the_object_and_passes_a_valid_one():
-    sub = uniform_submission(TINY)
+    sub = uniform_submission(tl.get_config(TINY))
     assert check_submission(sub, tl.get_config(TINY)) is sub
     assert check_submission(Duck(sub), tl.get_config(TINY)).seats == (0, 1, 2, 3)
     with pytest.raises(ArgumentTypeError, match="SUB: a int is not a submission"):
@@ -117,7 +120,9 @@ def test_check_submission_names_the_object_and_passes_a_valid_one():
 
 
 def test_the_gym_env_refuses_another_games_opponent_at_construction():
-    kuhn = uniform_submission("kuhn")  # used to fail mid-episode with numpy's IndexError
+    kuhn = uniform_submission(
+        tl.get_config("kuhn")
+    )  # used to fail mid-episode with numpy's IndexError
     with pytest.raises(ArgumentValueError, match="others the submission object"):
         SeatEnv("leduc", others=kuhn)
     with pytest.raises(ArgumentValueError, match="6 rows"):
@@ -533,3 +538,26 @@ def test_api_tree_and_baseline_arguments():
         tl.baseline("uniform", "leduc", seats=(1.5,))
     with pytest.raises(ArgumentValueError, match="0-based seat 2 is not in 0..1"):
         tl.baseline("uniform", "leduc", seats=(2,))
+
+
+def test_grade_checks_its_arguments():
+    """A string is one entrant (never taken letter by letter); None, a number, bad jobs, flags
+    and baseline names are refused naming the argument, before anything is computed."""
+    one = tl.grade("uniform", "kuhn", baselines="cautious", worst_case=False)
+    assert sorted(one.names) == ["cautious", "uniform"] and one.invalid == ()
+    for kwargs, error, word in [
+        (dict(submissions=None), ArgumentTypeError, "submissions"),
+        (dict(submissions=3), ArgumentTypeError, "submissions"),
+        (dict(jobs=-1), ArgumentValueError, "jobs"),
+        (dict(jobs=1.5), ArgumentTypeError, "jobs"),
+        (dict(jobs=True), ArgumentTypeError, "jobs"),
+        (dict(baselines=[3]), ArgumentTypeError, "baselines"),
+        (dict(baselines=None), ArgumentTypeError, "baselines"),
+        (dict(heatmap="no"), ArgumentTypeError, "heatmap"),
+        (dict(out=3), ArgumentTypeError, "out"),
+    ]:
+        args = {"submissions": ["uniform", "cautious"], **kwargs}
+        with pytest.raises(error, match=word):
+            tl.grade(args.pop("submissions"), "kuhn", **args)
+    with pytest.raises(ArgumentTypeError, match="out_dir"):
+        tl.write_infoset_files("kuhn", None)

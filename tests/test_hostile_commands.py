@@ -241,11 +241,11 @@ def test_show_still_reads_a_good_infoset_with_blanks(capsys):
 
 def test_show_and_trace_library_arguments():
     with pytest.raises(TypeError, match="infoset must be a str"):
-        show_infoset("cautious", "kuhn", None)
+        show_infoset("cautious", get_config("kuhn"), None)
     for seed, error in ((-1, ValueError), (2**63, ValueError), (1.5, TypeError), (None, TypeError)):
         with pytest.raises(error, match="seed"):
-            trace_hand("cautious", None, "kuhn", seed)
-    assert trace_hand("cautious", None, "kuhn", 2**63 - 1).seed == 2**63 - 1
+            trace_hand("cautious", None, get_config("kuhn"), seed)
+    assert trace_hand("cautious", None, get_config("kuhn"), 2**63 - 1).seed == 2**63 - 1
 
 
 # ------------------------------------------------------------------ replay's arguments
@@ -338,31 +338,33 @@ def test_study_agents_minus_zero_is_zero(tmp_path, capsys):
 
 def test_study_library_arguments():
     with pytest.raises(TeamLeducError, match="--episodes"):
-        Study("kuhn", agents=("qlearning",), bots=("uniform",), episodes=MAX_EPISODES + 1)
+        Study(
+            get_config("kuhn"), agents=("qlearning",), bots=("uniform",), episodes=MAX_EPISODES + 1
+        )
     with pytest.raises(TeamLeducError, match="--seats: give at least one"):
-        Study("kuhn", agents=("expectiminimax",), seats=[])
+        Study(get_config("kuhn"), agents=("expectiminimax",), seats=[])
     with pytest.raises(TypeError, match="bots must be a tuple of names"):
-        Study("kuhn", agents=("expectiminimax",), bots="uniform")
+        Study(get_config("kuhn"), agents=("expectiminimax",), bots="uniform")
     with pytest.raises(ValueError, match="seed"):
-        Study("kuhn", agents=("expectiminimax",), seed=-1)
+        Study(get_config("kuhn"), agents=("expectiminimax",), seed=-1)
     with pytest.raises(TypeError, match="episodes must be an int"):
-        Study("kuhn", agents=("qlearning",), episodes=1e9)
+        Study(get_config("kuhn"), agents=("qlearning",), episodes=1e9)
     with pytest.raises(TypeError, match="seats: 0-based ints"):
-        Study("kuhn", agents=("expectiminimax",), seats=["1", "1"])
+        Study(get_config("kuhn"), agents=("expectiminimax",), seats=["1", "1"])
     with pytest.raises(TypeError, match="three numbers"):
-        Study("kuhn", agents=("qlearning",), parameters=(0.1, 0.5))
+        Study(get_config("kuhn"), agents=("qlearning",), parameters=(0.1, 0.5))
     with pytest.raises(ValueError, match="gamma must be in"):
-        Study("kuhn", agents=("qlearning",), parameters=(0.1, math.nan, 0.5))
+        Study(get_config("kuhn"), agents=("qlearning",), parameters=(0.1, math.nan, 0.5))
 
 
 def test_q_learning_library_arguments():
     with pytest.raises(ValueError, match="seed"):
-        QLearning("kuhn", "uniform", seed=-1)
+        QLearning(get_config("kuhn"), "uniform", seed=-1)
     with pytest.raises(ValueError, match="alpha must be in"):
-        QLearning("kuhn", "uniform", alpha=math.inf)
+        QLearning(get_config("kuhn"), "uniform", alpha=math.inf)
     with pytest.raises(TypeError, match="epsilon must be a number"):
-        QLearning("kuhn", "uniform", epsilon="0.5")
-    agent = QLearning("kuhn", "uniform")
+        QLearning(get_config("kuhn"), "uniform", epsilon="0.5")
+    agent = QLearning(get_config("kuhn"), "uniform")
     with pytest.raises(TypeError, match="n must be an int"):
         agent.train(1.5)
     with pytest.raises(ValueError, match="n must be >= 0"):
@@ -396,7 +398,14 @@ def test_sliced_training_is_bit_identical(
     monkeypatch.setattr(qlearning, "SLICE", slice_size)
     done = []
     agent = QLearning(
-        preset, bot, alpha=0.1, gamma=0.5, epsilon=0.8, seats=seats, seed=7, progress=done.append
+        get_config(preset),
+        bot,
+        alpha=0.1,
+        gamma=0.5,
+        epsilon=0.8,
+        seats=seats,
+        seed=7,
+        progress=done.append,
     )
     _train_all(agent)
     assert agent.episodes == 41005 and sum(done) == 41005
@@ -414,13 +423,13 @@ def test_a_deep_expectiminimax_costs_the_tree_depth():
         assert np.array_equal(
             expectiminimax_values(tree, seat, 10**12), expectiminimax_values(tree, seat, deepest)
         )
-    deep = Expectiminimax("leduc", 10**12).policy()
-    full = Expectiminimax("leduc", deepest).policy()
+    deep = Expectiminimax(get_config("leduc"), 10**12).policy()
+    full = Expectiminimax(get_config("leduc"), deepest).policy()
     assert all(np.array_equal(deep[s], full[s]) for s in (0, 1))
     with pytest.raises(ValueError, match="depth must be >= 0"):
-        Expectiminimax("leduc", -1)
+        Expectiminimax(get_config("leduc"), -1)
     with pytest.raises(TeamLeducError, match="0-based seats of leduc"):
-        Expectiminimax("leduc", 1, seats=[2])
+        Expectiminimax(get_config("leduc"), 1, seats=[2])
 
 
 # ------------------------------------------------------------------ the other studies

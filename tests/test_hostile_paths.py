@@ -139,10 +139,10 @@ def test_validate_class_one_row_per_bad_entry(capsys, hostile_class):
 
 
 def test_validate_many_library_keeps_going(hostile_class):
-    batch = validate_many([hostile_class], PRESET)
+    batch = validate_many([hostile_class], CONFIG)
     assert [r.ok for r in batch.reports].count(True) == 2 and len(batch.reports) == 12
     with pytest.raises(ValueError):  # bad seats are the batch's error, raised once
-        validate_many([hostile_class], PRESET, seats=[0])
+        validate_many([hostile_class], CONFIG, seats=[0])
 
 
 def test_grade_class_lists_bad_entries_and_grades_the_rest(capsys, hostile_class, tmp_path):
@@ -196,7 +196,7 @@ def test_unreadable_entries_are_rows(monkeypatch, hostile_class, good):
 
     monkeypatch.setattr(os, "scandir", scandir)
     monkeypatch.setattr(os, "open", open_)
-    reports = {Path(r.path).name: r for r in validate_many([hostile_class], PRESET).reports}
+    reports = {Path(r.path).name: r for r in validate_many([hostile_class], CONFIG).reports}
     assert "cannot list folder" in str(reports["locked"].errors[0])
     assert "cannot open: Permission denied" in str(reports["lockedzip.zip"].errors[0])
     assert reports["alice"].ok
@@ -378,7 +378,7 @@ def test_each_spelling_is_what_it_says(capsys, ambiguous):
     with pytest.raises(TeamLeducError, match="both a baseline"):
         load_entrant("cautious", CONFIG)
     with pytest.raises(TeamLeducError, match="both a baseline"):
-        resolve_preset(PRESET, ["random-pure:3"])
+        resolve_preset(CONFIG, ["random-pure:3"])
     assert baseline_or_path("uniform") == "uniform" and baseline_or_path("cautious/") is None
     assert baseline_or_path("cautious", base=ambiguous / "random-pure:3") == "cautious"
     assert parse_baseline("Baseline:Random-Pure:3") == ("random-pure", 3)

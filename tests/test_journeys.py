@@ -12,6 +12,7 @@ import pytest
 
 from teamleduc.baselines import export_baseline
 from teamleduc.cli import main
+from teamleduc.config import get_config
 from teamleduc.evaluate import evaluate
 from teamleduc.files.reading import load_submission
 from teamleduc.strategy import build_submission
@@ -71,13 +72,13 @@ def test_the_students_day(tmp_path, capsys, monkeypatch):
 def make_class(folder):
     """Five submissions of team-leduc-2025: one broken, one a zip."""
     folder.mkdir()
-    export_baseline("uniform", PRESET, folder / "alice")
-    export_baseline("cautious", PRESET, folder / "bob")
+    export_baseline("uniform", get_config(PRESET), folder / "alice")
+    export_baseline("cautious", get_config(PRESET), folder / "bob")
     build_submission(raise_kings, PRESET, out=folder / "carol")
     shutil.make_archive(str(folder / "carol"), "zip", folder / "carol")
     shutil.rmtree(folder / "carol")
-    export_baseline("aggressive", PRESET, folder / "dave")
-    export_baseline("always-call", PRESET, folder / "erin")
+    export_baseline("aggressive", get_config(PRESET), folder / "dave")
+    export_baseline("always-call", get_config(PRESET), folder / "erin")
     bad = folder / "erin" / "strategy0-player3.csv"
     rows = bad.read_text().splitlines()
     rows[6] = "0.5,0.6,0"

@@ -36,7 +36,7 @@ def test_the_count_table_is_every_presets_information_sets():
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_presets_own_files_are_found(tmp_path, preset):
-    export_baseline("uniform", preset, tmp_path / "sub")
+    export_baseline("uniform", get_config(preset), tmp_path / "sub")
     assert choose_preset([tmp_path / "sub"]).name == preset
     fit = fit_presets(tmp_path / "sub")
     assert fit.fits == (preset,) and not fit.partial
@@ -48,7 +48,7 @@ def test_the_2025_formats_and_team_submissions_are_found(tmp_path):
     write_submission_2025(uniform_submission(config), tmp_path / "zips", config)
     assert choose_preset([tmp_path / "zips"]).name == "team-leduc-2025"
     assert choose_preset([tmp_path / "zips" / "team24.zip"]).name == "team-leduc-2025"
-    export_baseline("uniform", "small-team-leduc", tmp_path / "s.zip")
+    export_baseline("uniform", get_config("small-team-leduc"), tmp_path / "s.zip")
     assert choose_preset([tmp_path / "s.zip"]).name == "small-team-leduc"
 
 
@@ -73,7 +73,7 @@ def test_a_colliding_preset_is_refused_unless_the_2025_format_decides(tmp_path, 
     monkeypatch.setitem(PRESETS, "twin-2025", twin)
     preset_sizes.cache_clear()
     try:
-        export_baseline("uniform", "team-leduc-2025", tmp_path / "csv")
+        export_baseline("uniform", get_config("team-leduc-2025"), tmp_path / "csv")
         with pytest.raises(TeamLeducError, match="fit team-leduc-2025, twin-2025"):
             choose_preset([tmp_path / "csv"])
         config = get_config("team-leduc-2025")
@@ -86,7 +86,7 @@ def test_a_colliding_preset_is_refused_unless_the_2025_format_decides(tmp_path, 
 
 def test_several_submissions_vote_and_a_tie_is_refused(tmp_path):
     for name, preset in [("a", "kuhn"), ("b", "kuhn"), ("c", "leduc")]:
-        export_baseline("uniform", preset, tmp_path / name)
+        export_baseline("uniform", get_config(preset), tmp_path / name)
     paths = [tmp_path / n for n in "abc"]
     assert choose_preset(paths).name == "kuhn"  # c will be reported invalid, with its preset
     with pytest.raises(TeamLeducError, match="fit different presets") as e:
@@ -94,14 +94,14 @@ def test_several_submissions_vote_and_a_tie_is_refused(tmp_path):
     assert "pass --preset with one of kuhn, leduc" in str(e.value)
     # baseline names and given presets are left alone
     assert resolve_preset(None, ["uniform", tmp_path / "c"]).name == "leduc"
-    assert resolve_preset("team-leduc", [tmp_path / "c"]).name == "team-leduc"
+    assert resolve_preset(get_config("team-leduc"), [tmp_path / "c"]).name == "team-leduc"
     assert resolve_preset(None, ["uniform", "cautious"]).name == "team-leduc"
 
 
 def test_unreadable_or_broken_files_do_not_vote(tmp_path):
     (tmp_path / "empty").mkdir()
     assert choose_preset([tmp_path / "empty"]).name == "team-leduc"
-    export_baseline("uniform", "leduc", tmp_path / "bad")
+    export_baseline("uniform", get_config("leduc"), tmp_path / "bad")
     p = tmp_path / "bad" / "strategy0-player2.csv"
     p.write_text(p.read_text() + "1,0,0\n")  # 145 lines: seat 1 still says leduc
     fit = fit_presets(tmp_path / "bad")
@@ -111,14 +111,14 @@ def test_unreadable_or_broken_files_do_not_vote(tmp_path):
 
 
 def test_a_pandas_header_row_is_not_counted(tmp_path):
-    export_baseline("uniform", "kuhn", tmp_path / "k")
+    export_baseline("uniform", get_config("kuhn"), tmp_path / "k")
     p = tmp_path / "k" / "strategy0-player1.csv"
     p.write_text(",0,1,2\n" + p.read_text())
     assert fit_presets(tmp_path / "k").fits == ("kuhn",)
 
 
 def test_a_mismatch_names_the_preset_that_matches(tmp_path, capsys):
-    export_baseline("uniform", "team-leduc-2025", tmp_path / "s")
+    export_baseline("uniform", get_config("team-leduc-2025"), tmp_path / "s")
     code, out, err = run(capsys, ["validate", str(tmp_path / "s"), "--preset", "team-leduc"])
     assert code == 1
     assert (
@@ -134,7 +134,7 @@ def test_a_mismatch_names_the_preset_that_matches(tmp_path, capsys):
 
 
 def test_commands_without_preset(tmp_path, capsys):
-    export_baseline("uniform", "kuhn", tmp_path / "k")
+    export_baseline("uniform", get_config("kuhn"), tmp_path / "k")
     code, out, _ = run(capsys, ["validate", str(tmp_path / "k")])
     assert code == 0 and "preset kuhn" in out
     code, out, _ = run(capsys, ["exploitability", str(tmp_path / "k"), "--json"])
@@ -143,7 +143,7 @@ def test_commands_without_preset(tmp_path, capsys):
     assert code == 0 and json.loads(out)["preset"] == "kuhn"
     code, out, err = run(capsys, ["best-response", str(tmp_path / "k"), "--against", "a"])
     assert code in (0, 2) and "kuhn" in out + err
-    export_baseline("uniform", "tiny-team", tmp_path / "t")
+    export_baseline("uniform", get_config("tiny-team"), tmp_path / "t")
     for seat in (2, 4):
         (tmp_path / "t" / f"strategy0-player{seat}.csv").unlink()
     code, out, err = run(capsys, ["validate", str(tmp_path / "t")])

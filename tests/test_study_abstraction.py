@@ -116,7 +116,7 @@ def test_cuts_and_ranges():
 
 @pytest.fixture(scope="module")
 def study():
-    return abstraction_study("kuhn-100", 10)
+    return abstraction_study(K100, 10)
 
 
 def test_study_numbers(study):

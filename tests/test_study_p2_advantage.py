@@ -42,12 +42,14 @@ def test_values_agree_with_an_independent_lp(preset):
 
 def test_kuhn_100_value_is_a_simple_fraction():
     # -0.05661616... = -5605/99000 (the LP's optimum, to 1e-13)
-    assert solve_sequence_form("kuhn-100").value == pytest.approx(-5605 / 99000, abs=1e-13)
+    assert solve_sequence_form(get_config("kuhn-100")).value == pytest.approx(
+        -5605 / 99000, abs=1e-13
+    )
 
 
 def test_the_solver_brackets_the_lp_value():
     """The toolkit's DCFR certifies [lower, upper] around the exact value."""
-    value = solve_sequence_form("kuhn-100").value
+    value = solve_sequence_form(get_config("kuhn-100")).value
     r = solve("kuhn-100", "dcfr", time_limit=60, target_gap=1e-6, handle_sigint=False)
     assert r.lower - 1e-12 <= value <= r.upper + 1e-12 and r.gap <= 1e-6
     row = solve_game(get_config("kuhn"), "dcfr", target=1e-9)

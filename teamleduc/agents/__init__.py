@@ -21,4 +21,6 @@ __all__ = ["GRID", "PROJECT_PARAMETERS", "FixedOthers", "QLearning", "fixed_othe
 
 def _warmup() -> None:
     """Compile the Q-learning kernel (run by ``python -m teamleduc.warmup`` at install)."""
-    QLearning("kuhn", "uniform", alpha=0.1, gamma=1.0, epsilon=0.5, seed=0).train(100)
+    from ..config import get_config
+
+    QLearning(get_config("kuhn"), "uniform", alpha=0.1, gamma=1.0, epsilon=0.5, seed=0).train(100)

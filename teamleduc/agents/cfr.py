@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from ..config import get_config
+from ..config import GameConfig, require_config
 from ..envs import policy_submission
 from ..errors import TeamLeducError
 
@@ -52,9 +52,12 @@ class CFRAgent:
     name = "cfr"
 
     def __init__(
-        self, config, variant: str = "cfr", progress: Callable[[int], object] | None = None
+        self,
+        config: GameConfig,
+        variant: str = "cfr",
+        progress: Callable[[int], object] | None = None,
     ):
-        self.config = get_config(config)
+        self.config = require_config(config)
         self.progress = progress
         if variant not in CFR_VARIANTS:
             raise TeamLeducError(

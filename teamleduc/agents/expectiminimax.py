@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config import get_config
+from ..config import GameConfig, require_config
 from ..envs import env_game, policy_submission
 from ..errors import TeamLeducError
 from ..tree import CHANCE, DECISION, TERMINAL, PublicTree
@@ -128,8 +128,8 @@ class Expectiminimax:
 
     name = "expectiminimax"
 
-    def __init__(self, config, depth: int = 1, seats=None):
-        self.config = get_config(config)
+    def __init__(self, config: GameConfig, depth: int = 1, seats=None):
+        self.config = require_config(config)
         from .qlearning import check_count
 
         self.depth = check_count(depth, "depth")

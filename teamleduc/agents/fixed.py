@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..best_response import best_response_to_weights
-from ..config import GameConfig, get_config
+from ..config import GameConfig, require_config
 from ..entrants import load_entrant
 from ..errors import TeamLeducError
 from ..reach import coalition_weights, seat_terminal_reach, team_reach
@@ -105,10 +105,10 @@ def _fixed_others(config: GameConfig, bot: str, seats: tuple[int, ...]) -> Fixed
     return FixedOthers(config, tree, entrant.name, sub, seats, weights, ceilings, best)
 
 
-def fixed_others(config, bot: str, seats=None) -> FixedOthers:
+def fixed_others(config: GameConfig, bot: str, seats=None) -> FixedOthers:
     """:class:`FixedOthers` of ``seats`` (0-based; default every seat) against the baseline
     ``bot`` (cached per game, bot and seats)."""
-    config = get_config(config)
+    require_config(config)
     seats = tuple(range(config.num_seats)) if seats is None else tuple(sorted(set(seats)))
     bad = [s + 1 for s in seats if not 0 <= s < config.num_seats]
     if bad:

@@ -34,7 +34,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..arguments import check_seed
-from ..config import get_config
+from ..config import GameConfig, require_config
 from ..envs import env_game
 from ..envs.kernels import seed_generator, train_slice
 from ..envs.policies import greedy_rows
@@ -86,7 +86,7 @@ class QLearning:
 
     def __init__(
         self,
-        config,
+        config: GameConfig,
         bot: str,
         *,
         alpha: float = 0.01,
@@ -99,7 +99,7 @@ class QLearning:
         self.check_parameters(alpha, gamma, epsilon)
         seed = check_seed(seed)
         self.progress = progress
-        self.config = get_config(config)
+        self.config = require_config(config)
         self.fixed = fixed_others(self.config, bot, seats)
         self.bot = self.fixed.bot
         self.seats = self.fixed.seats

@@ -33,7 +33,7 @@ import numpy as np
 from ..arguments import SEED_LIMIT, check_seed, excerpt
 from ..baselines import canonical_name
 from ..best_response import exploitability, nash_conv
-from ..config import get_config
+from ..config import GameConfig, require_config
 from ..errors import ArgumentTypeError, TeamLeducError
 from ..files.writing import write_submission
 from ..outputs import save_png
@@ -118,7 +118,7 @@ class Study:
 
     def __init__(
         self,
-        config,
+        config: GameConfig,
         *,
         agents=AGENTS,
         bots=("uniform", "aggressive", "cautious"),
@@ -134,7 +134,7 @@ class Study:
         grid_episodes: int = 200_000,
         parameters: tuple | None = None,
     ):
-        self.config = get_config(config)
+        self.config = require_config(config)
         check_names(agents, "agents")
         check_names(bots, "bots")
         unknown = [a for a in agents if a not in AGENTS]

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config import GameConfig, get_config
+from ..config import GameConfig, require_config
 from ..tree import PublicTree
 
 #: largest number of ranks for a team of two (B = (2**R - 1)**2 beliefs)
@@ -93,14 +93,10 @@ class TeamBeliefs:
 def _as_config(config_or_tree) -> GameConfig:
     if isinstance(config_or_tree, PublicTree):
         return config_or_tree.config
-    if isinstance(config_or_tree, GameConfig):
-        return config_or_tree
-    return get_config(config_or_tree)
+    return require_config(config_or_tree)
 
 
-def team_beliefs(
-    config_or_tree: GameConfig | PublicTree | str, seats: Iterable[int]
-) -> TeamBeliefs:
+def team_beliefs(config_or_tree: GameConfig | PublicTree, seats: Iterable[int]) -> TeamBeliefs:
     """The :class:`TeamBeliefs` of team ``seats`` (0-based) in a game (cached)."""
     return _team_beliefs(_as_config(config_or_tree), tuple(sorted(int(s) for s in seats)))
 

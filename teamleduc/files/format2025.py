@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..config import GameConfig, get_config
+from ..config import GameConfig, require_config
 from ..errors import TeamLeducError
 from ..infosets import InfosetTable, count_hint, infoset_tables
 from ..outputs import write_text_atomic
@@ -354,14 +354,14 @@ def team_zip_name(team: Iterable[int]) -> str:
 def write_team_zip(
     sub: Submission,
     path: str | os.PathLike[str],
-    config: GameConfig | str,
+    config: GameConfig,
     team: Iterable[int],
     *,
     overwrite: bool = False,
     inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> Path:
     """Write one team of ``sub`` as a 2025 team zip (meta-strategy.csv + .npy files)."""
-    config = get_config(config)
+    require_config(config)
     orders = orders_2025(build_tree(config))
     part = sub.restrict(team)
     part.check(config)
@@ -378,14 +378,14 @@ def write_team_zip(
 def write_submission_2025(
     sub: Submission,
     out_dir: str | os.PathLike[str],
-    config: GameConfig | str,
+    config: GameConfig,
     *,
     overwrite: bool = False,
     inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> list[Path]:
     """Write a team zip for every team whose seats ``sub`` plays into the folder ``out_dir``
     (created atomically: it appears complete or not at all). Returns the zips' paths."""
-    config = get_config(config)
+    require_config(config)
     teams = [t for t in config.teams if set(t) <= set(sub.seats)]
     whole_teams(config, sub.seats)
     sub.check(config)

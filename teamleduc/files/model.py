@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..config import GameConfig, get_config
+from ..config import GameConfig, require_config
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..infosets import InfosetTable, infoset_tables, tables_for
 from ..tree import build_tree
@@ -238,9 +238,9 @@ def check_submission(obj, config: GameConfig, what: str = "the submission") -> S
     return obj
 
 
-def uniform_submission(config: GameConfig | str, seats: Iterable[int] | None = None) -> Submission:
+def uniform_submission(config: GameConfig, seats: Iterable[int] | None = None) -> Submission:
     """One signal, every seat uniform over its legal actions (the handout's example)."""
-    config = get_config(config)
+    require_config(config)
     tables = infoset_tables(build_tree(config))
     seats = tuple(range(config.num_seats)) if seats is None else tuple(seats)
     return Submission(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import numbers
 import os
 import tempfile
 import time
@@ -14,9 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..arguments import check_flag, check_path
 from ..baselines import BASELINES, canonical_name, parse_baseline, solver_average
 from ..config import GameConfig, get_config
-from ..errors import TeamLeducError
+from ..entrants import NamedPath
+from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..evaluate import team_seats
 from ..leaderboard import write_outputs
 from ..standings import GradeResult, InvalidEntry, rank_standings
@@ -76,9 +79,10 @@ def grade(
     t0 = time.perf_counter()
     config = get_config(config)
     team_seats(config)
+    submissions, baselines = _checked_arguments(
+        submissions, baselines, jobs, out, cache, progress, heatmap, worst_case, overwrite
+    )
     budget = parse_memory(memory)
-    if isinstance(baselines, str):
-        baselines = baselines.split(",")
     blist: list[str] = []
     for b in baselines:
         b = b.strip()
@@ -102,6 +106,47 @@ def grade(
     if out is not None:
         write_outputs(result, out, heatmap=heatmap, overwrite=overwrite)
     return result
+
+
+def _checked_arguments(submissions, baselines, jobs, out, cache, *flags):
+    """``(submissions, baselines)`` as lists, every argument of :func:`grade` checked: one
+    path, baseline name or loaded submission stands for a list of it (a string is never
+    taken letter by letter); ``jobs`` None or an int >= 0; flags bools; ``out`` and ``cache``
+    paths (``cache`` also False)."""
+    one = (str, os.PathLike, NamedPath)
+    if isinstance(submissions, one) or hasattr(submissions, "strategies"):
+        submissions = [submissions]
+    elif (
+        submissions is None
+        or isinstance(submissions, (bytes, dict))
+        or not isinstance(submissions, Iterable)
+    ):
+        raise ArgumentTypeError(
+            "submissions: give a list of submission paths, baseline names or loaded "
+            f"submissions, not {type(submissions).__name__}"
+        )
+    if isinstance(baselines, str):
+        baselines = baselines.split(",")
+    elif baselines is None or not isinstance(baselines, Iterable):
+        raise ArgumentTypeError(
+            f"baselines: give names ('all', 'uniform,cautious' or a list), not "
+            f"{type(baselines).__name__}"
+        )
+    baselines = list(baselines)
+    for b in baselines:
+        if not isinstance(b, str):
+            raise ArgumentTypeError(f"baselines: a name is a str, not {type(b).__name__} {b!r}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral)):
+        raise ArgumentTypeError(f"jobs must be an int or None, not {type(jobs).__name__} {jobs!r}")
+    if jobs is not None and jobs < 0:
+        raise ArgumentValueError(f"jobs must be 0 (one per CPU) or more, not {jobs}")
+    for name, flag in zip(("progress", "heatmap", "worst_case", "overwrite"), flags):
+        check_flag(flag, name)
+    if out is not None:
+        check_path(out, "out")
+    if cache not in (None, False):
+        check_path(cache, "cache")
+    return list(submissions), baselines
 
 
 def default_cache(out: str | os.PathLike[str]) -> Path:

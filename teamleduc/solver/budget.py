@@ -11,7 +11,7 @@ own weights, and nothing is merged. :func:`native_format` says which a preset us
 
 from __future__ import annotations
 
-from ..config import GameConfig, get_config
+from ..config import GameConfig, require_config
 
 CSV, TEAMS_2025 = "csv", "teams2025"
 #: formats the solver exports: one merged CSV submission, or one 2025 zip per team
@@ -20,10 +20,10 @@ EXPORT_FORMATS = (CSV, TEAMS_2025)
 TEAM_ZIP_PRESETS = ("team-leduc-2025",)
 
 
-def native_format(config: GameConfig | str) -> str:
+def native_format(config: GameConfig) -> str:
     """The export format of ``config``'s edition: ``"teams2025"`` for the 2025 edition, else
     ``"csv"``."""
-    config = get_config(config) if isinstance(config, str) else config
+    require_config(config)
     return TEAMS_2025 if config.name in TEAM_ZIP_PRESETS else CSV
 
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..config import GameConfig
+from ..config import GameConfig, get_config
 from ..outputs import staged_folder
 from .candidates import Candidates
 from .checkpoint import check_state
@@ -105,7 +105,7 @@ def solve(
     """
     plan = functools.partial(
         plan_solve,
-        config,
+        get_config(config),
         method,
         time_limit=time_limit,
         target_gap=target_gap,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import GameConfig, get_config
+from ..config import GameConfig, require_config
 from ..errors import TeamLeducError
 from ..infosets import infoset_tables
 from .budget import check_format, per_team
@@ -54,7 +54,7 @@ class SolvePlan:
 
 
 def plan_solve(
-    config: GameConfig | str,
+    config: GameConfig,
     method: str | None,
     *,
     time_limit: float,
@@ -73,7 +73,7 @@ def plan_solve(
     """The plan of :func:`.driver.solve`'s arguments, every one checked (ValueError or
     :class:`~teamleduc.errors.TeamLeducError`); the checkpoint to resume is loaded and
     checked whole."""
-    config = get_config(config) if not isinstance(config, GameConfig) else config
+    require_config(config)
     if len(config.teams) != 2:
         raise TeamLeducError(
             f"preset {config.name} has {len(config.teams)} teams; the solver "

@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
-from ..config import GameConfig, get_config
+from ..config import GameConfig, require_config
 from ..errors import TeamLeducError
 from ..infosets import InfosetTable, infoset_tables
 from ..payoffs import chance_utility
@@ -180,7 +180,7 @@ def _behaviour(plan: np.ndarray, seq: _Sequences) -> np.ndarray:
     return abstract[seq.of_row]
 
 
-def solve_sequence_form(config, buckets=None) -> SequenceFormSolution:
+def solve_sequence_form(config: GameConfig, buckets=None) -> SequenceFormSolution:
     """Solve a two-player zero-sum preset exactly (both seats' max-min strategies).
 
     ``buckets`` (optional, length ``num_ranks``, values 0..B-1, every value used): solve the
@@ -192,7 +192,7 @@ def solve_sequence_form(config, buckets=None) -> SequenceFormSolution:
     ``value`` is then the abstract game's value.
     """
     t0 = time.perf_counter()
-    config = get_config(config)
+    require_config(config)
     if config.num_seats != 2 or any(len(t) != 1 for t in config.teams):
         raise TeamLeducError(
             f"{config.name}: the sequence-form LP is for two single players "

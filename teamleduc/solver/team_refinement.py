@@ -168,27 +168,20 @@ class _TeamRefiner:
             W = g.weights(team, flows(od, osig, oF)).reshape(self.Z, self.R, self.R)
             _member_values(W, rf, free_k == 1, cv)
 
+        def member_pass(strategy, pos_f, neg_f):
+            """The free member's regret pass on ``reg`` (values into ``V``) from ``cv``."""
+            _member_pass(
+                t.kind, t.children, t.actor, free, id_of, sw.term_index, cv, strategy, reg, V,
+                pos_f, neg_f, live,
+            )  # fmt: skip
+
         if warm > 0:
             # regrets proportional to the current strategy make it the first iterate; their
             # scale (warm x the information set's largest first regret) sets how fast it
             # moves. ``cum`` (zero until the first iteration) is the scratch: no extra arrays
             member_values()
             cum[:] = sg
-            _member_pass(
-                t.kind,
-                t.children,
-                t.actor,
-                free,
-                id_of,
-                sw.term_index,
-                cv,
-                cum,
-                reg,
-                V,
-                1.0,
-                1.0,
-                live,
-            )
+            member_pass(cum, 1.0, 1.0)
             np.abs(reg, out=cum)
             scale = cum.max(axis=2, keepdims=True)
             np.multiply(sg, np.where(scale > 0, warm * scale, 1e-300), out=reg)
@@ -229,21 +222,7 @@ class _TeamRefiner:
             w = float(it) ** 2
             cfr_update(g, 1 - team, TA, oV, oreg, osig, olast, pos_f, neg_f, False)
             member_values()  # the other team's average is not needed
-            _member_pass(
-                t.kind,
-                t.children,
-                t.actor,
-                free,
-                id_of,
-                sw.term_index,
-                cv,
-                sg,
-                reg,
-                V,
-                pos_f,
-                neg_f,
-                live,
-            )
+            member_pass(sg, pos_f, neg_f)
             vals = V[:, 0].sum(axis=1)
             regp = regp + vals - pp @ vals
             regp *= np.where(regp > 0, pos_f, neg_f)

@@ -48,12 +48,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..config import GameConfig, get_config
+from ..config import GameConfig, get_config, require_config
 from ..errors import TeamLeducError
 from ..outputs import save_png, write_text_atomic
 from .tables import csv_text, json_text, markdown_table, pyplot
 
-DEFAULT_PRESET = "kuhn-100"
 DEFAULT_BUCKETS = 10
 STEPS = (8, 4, 2, 1)
 
@@ -239,10 +238,10 @@ def optimise_cuts(evaluator: _Evaluator, cuts: tuple[int, ...], progress=None) -
 
 
 def abstraction_study(
-    config=DEFAULT_PRESET, buckets: int = DEFAULT_BUCKETS, progress=None
+    config: GameConfig, buckets: int = DEFAULT_BUCKETS, progress=None
 ) -> AbstractionResult:
     """Measure the uniform bucketing and the locally optimised one of ``config``."""
-    config = get_config(config)
+    require_config(config)
     check_arguments(config, buckets)
     t0 = time.perf_counter()
     if progress:
