@@ -112,6 +112,17 @@ class GradeResult:
     seconds: float = field(default=0.0, compare=False)
     work: dict = field(default_factory=dict, compare=False)
 
+    @classmethod
+    def ranked(
+        cls, preset, names, sources, signals, values, worst=None, invalid=(), work=None
+    ) -> GradeResult:
+        """A result whose standings are ranked from ``values`` and, when computed, each
+        entrant's worst case ``(as team A, as team B)`` (:func:`rank_standings`)."""
+        names, sources, signals = tuple(names), tuple(sources), tuple(signals)
+        standings = rank_standings(names, sources, signals, values, worst)
+        work = {} if work is None else work
+        return cls(preset, names, sources, signals, values, standings, tuple(invalid), work=work)
+
     @property
     def scores(self) -> np.ndarray:
         """(n, n) ``S[i, j] = (V[i, j] - V[j, i]) / 2``: i's match score against j (0 on the diagonal)."""

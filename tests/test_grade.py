@@ -251,11 +251,10 @@ def test_worst_case_columns_equal_exact_best_responses():
 
 def baseline_result(names, values):
     """A grading result of one-signal baselines with these team-A values."""
-    from teamleduc.standings import GradeResult, rank_standings
+    from teamleduc.standings import GradeResult
 
     sources, signals = ("baseline",) * len(names), (1,) * len(names)
-    standings = rank_standings(names, sources, signals, values)
-    return GradeResult("tiny-team", names, sources, signals, values, standings, ())
+    return GradeResult.ranked("tiny-team", names, sources, signals, values)
 
 
 def test_grade_json_matrices_in_leaderboard_order():

@@ -17,7 +17,7 @@ from teamleduc.leaderboard import (
     leaderboard_markdown,
     write_outputs,
 )
-from teamleduc.standings import GradeResult, InvalidEntry, rank_standings
+from teamleduc.standings import GradeResult, InvalidEntry
 
 NAN = float("nan")
 
@@ -40,15 +40,7 @@ def result(invalid=(INVALID,)) -> GradeResult:
     signals = tuple(np.array([1, 2, 1])[perm].tolist())
     guarantees = [[(0.1, -0.2), (NAN, NAN), (NAN, NAN)][k] for k in perm]
     values = VALUES[np.ix_(perm, perm)]
-    return GradeResult(
-        preset="kuhn",
-        names=names,
-        sources=sources,
-        signals=signals,
-        values=values,
-        standings=rank_standings(names, sources, signals, values, guarantees),
-        invalid=tuple(invalid),
-    )
+    return GradeResult.ranked("kuhn", names, sources, signals, values, guarantees, invalid)
 
 
 @pytest.fixture

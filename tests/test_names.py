@@ -23,7 +23,7 @@ from teamleduc.files.writing import write_submission
 from teamleduc.grade.entries import unique_names as _unique_names
 from teamleduc.leaderboard import _csv_text, write_heatmap, write_outputs
 from teamleduc.names import display_name, display_width, file_text, picture_label
-from teamleduc.standings import GradeResult, InvalidEntry, rank_standings
+from teamleduc.standings import GradeResult, InvalidEntry
 
 from .test_evaluate import random_submission
 
@@ -59,10 +59,7 @@ def result_of(names, invalid=()):
     values = np.random.default_rng(3).normal(size=(n, n))
     sources = tuple(f"subs/{i}" for i in range(n))
     signals = (1,) * n
-    return GradeResult(
-        PRESET, tuple(names), sources, signals, values,
-        rank_standings(names, sources, signals, values), tuple(invalid),
-    )  # fmt: skip
+    return GradeResult.ranked(PRESET, names, sources, signals, values, invalid=invalid)
 
 
 def run(capsys, argv):

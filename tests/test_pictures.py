@@ -18,7 +18,7 @@ from teamleduc.leaderboard import (
 )
 from teamleduc.solver.measurement import Measurement
 from teamleduc.solver.report import plot_convergence, refinement_start
-from teamleduc.standings import GradeResult, InvalidEntry, rank_standings
+from teamleduc.standings import GradeResult, InvalidEntry
 
 
 def result_of(n, seed=0):
@@ -27,15 +27,8 @@ def result_of(n, seed=0):
     names = tuple(f"<e{i}>" if i == 0 else f"entrant-{i}" for i in range(n))
     sources = tuple(f"subs/{i}.zip" for i in range(n))
     signals = (1,) * n
-    return GradeResult(
-        preset="kuhn",
-        names=names,
-        sources=sources,
-        signals=signals,
-        values=values,
-        standings=rank_standings(names, sources, signals, values),
-        invalid=(InvalidEntry("bad & broken", "subs/bad", "x < y"),),
-    )
+    invalid = (InvalidEntry("bad & broken", "subs/bad", "x < y"),)
+    return GradeResult.ranked("kuhn", names, sources, signals, values, invalid=invalid)
 
 
 def test_the_layout_follows_the_number_of_entrants():

@@ -138,15 +138,7 @@ def test_format_value():
 
 def result(values=VALUES, invalid=()) -> GradeResult:
     names, sources, signals = ("a", "b", "c"), ("subs/a.zip", "subs/b", "baseline"), (1, 2, 1)
-    return GradeResult(
-        preset="kuhn",
-        names=names,
-        sources=sources,
-        signals=signals,
-        values=values,
-        standings=rank_standings(names, sources, signals, values),
-        invalid=tuple(invalid),
-    )
+    return GradeResult.ranked("kuhn", names, sources, signals, values, invalid=invalid)
 
 
 def test_scores_and_order():
@@ -154,15 +146,7 @@ def test_scores_and_order():
     perm = [2, 0, 1]
     names, sources, signals = ("c", "a", "b"), ("baseline", "subs/a.zip", "subs/b"), (1, 1, 2)
     values = VALUES[np.ix_(perm, perm)]
-    r = GradeResult(
-        preset="kuhn",
-        names=names,
-        sources=sources,
-        signals=signals,
-        values=values,
-        standings=rank_standings(names, sources, signals, values),
-        invalid=(),
-    )
+    r = GradeResult.ranked("kuhn", names, sources, signals, values)
     assert r.order() == [1, 2, 0]
     s = r.scores
     assert s.tolist() == [[0.0, -1.0, -0.5], [1.0, 0.0, 1.0], [0.5, -1.0, 0.0]]

@@ -19,9 +19,11 @@ from pathlib import Path
 
 import click
 
+from ..arguments import excerpt
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
 from ..files.findings import SubmissionError
+from ..names import terminal_text
 from .options import echo_result, overwrite_option
 
 PRESET_2025 = "team-leduc-2025"
@@ -59,20 +61,25 @@ def _seats(text: str, config: GameConfig):
         seats = [int(t) - 1 for t in text.split(",") if t.strip()]
         return whole_teams(config, seats)
     except ValueError as e:
-        msg = str(e) if "team" in str(e) or "among" in str(e) else f"not a list of seats: {text!r}"
+        msg = (
+            str(e)
+            if "team" in str(e) or "among" in str(e)
+            else f"not a list of seats: {excerpt(text)}"
+        )
         raise click.BadParameter(msg, param_hint="'--seats'") from None
 
 
 @contextlib.contextmanager
 def _user_errors_exit():
-    """A user error ends the command here: its message, then its exit code (2 for an OSError)."""
+    """A user error ends the command here: its message (escaped for the terminal, as
+    :func:`teamleduc.cli.main` shows one), then its exit code (2 for an OSError)."""
     try:
         yield
     except TeamLeducError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"error: {terminal_text(e)}", err=True)
         sys.exit(e.exit_code)
     except OSError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(f"error: {terminal_text(e)}", err=True)
         sys.exit(2)
 
 

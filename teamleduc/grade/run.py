@@ -22,7 +22,7 @@ from ..entrants import NamedPath
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..evaluate import team_seats
 from ..leaderboard import write_outputs
-from ..standings import GradeResult, InvalidEntry, rank_standings
+from ..standings import GradeResult, InvalidEntry
 from ..tree import build_tree
 from .cache import EntrantRecord, GradeCache
 from .entries import describe_entry, unique_names
@@ -235,16 +235,7 @@ def _grade(specs, names_all, sources_all, config, jobs, progress, worst_case, ro
     sources = tuple(sources_all[i] for i in valid)
     signals = tuple(int(records[i].signals) for i in valid)
     worst = [records[i].worst_case or (np.nan, np.nan) for i in valid]
-    return GradeResult(
-        preset=config.name,
-        names=names,
-        sources=sources,
-        signals=signals,
-        values=values,
-        standings=rank_standings(names, sources, signals, values, worst),
-        invalid=invalid,
-        work=work,
-    )
+    return GradeResult.ranked(config.name, names, sources, signals, values, worst, invalid, work)
 
 
 def _resolve_jobs(jobs: int | None) -> int:
