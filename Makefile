@@ -4,6 +4,8 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 TL     := $(VENV)/bin/teamleduc
 STAMP  := $(VENV)/.installed
+# the tests also check against OpenSpiel, RLCard, PettingZoo's classic games and gym-kuhn-poker
+TEST_STAMP := $(VENV)/.installed-crosscheck
 
 PRESET ?= team-leduc
 DATA   ?= data
@@ -31,7 +33,11 @@ run: install
 	$(TL) grade $(OUT)/solution/submission --baselines all --preset $(PRESET) --out $(OUT)/grading --overwrite
 	$(TL) exploitability $(OUT)/solution/submission --preset $(PRESET)
 
-test: install
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dev,crosscheck]'
+	touch $(TEST_STAMP)
+
+test: install $(TEST_STAMP)
 	$(PY) -m pytest tests
 
 ## ruff: lint and format check (configured in pyproject.toml); `make format` rewrites
