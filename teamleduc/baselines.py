@@ -29,6 +29,17 @@ an information set (public node, own rank) of any preset:
     ``cfr:100``, ``cfr:1000`` are the pokercamp page's "solver bots run for a range of
     iterations", from far from equilibrium to close to it.
 
+``rlcard-v1`` / ``rlcard-v2`` (``rlcard-leduc`` only)
+    RLCard 1.2.0's ``LeducHoldemRuleAgentV1`` and ``LeducHoldemRuleAgentV2``
+    (``rlcard/models/leducholdem_rule_models.py``), the seed report's "aggressive" and
+    "cautious" bots, exactly as their code acts on RLCard's state. V1: ``raise`` if legal, else
+    ``call``, else ``check`` (never folds). V2 reads ``hand[0]`` and ``hand[1]`` of RLCard's card
+    strings, which are suit then rank (``'SJ'``, ``'HK'``): in round 1 it tests the *suit*
+    against ``'K'`` and ``'Q'``, which never matches, so it folds at its first decision with
+    every card (fold is always legal in RLCard's Leduc), and so never reaches round 2, where its
+    code raises with a pair (calls once the raises are capped) and folds otherwise. Their comments describe hold'em hands, not this code. On
+    any other game they are refused (:data:`RLCARD_BASELINES`): their rules read RLCard's state.
+
 These are the opponent types of the seed project report (random, aggressive and cautious agents),
 evaluated exactly here instead of by sampled games.
 """
@@ -43,7 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import GameConfig, require_config
+from .config import PRESETS, GameConfig, require_config
 from .errors import TeamLeducError
 from .files.model import Submission
 from .files.writing import write_submission
@@ -52,6 +63,9 @@ from .rules import CALL, FOLD, RAISE
 from .tree import PublicTree, build_tree
 
 BASELINES = ("uniform", "always-call", "aggressive", "cautious", "random-pure")
+#: RLCard's rule agents: baselines of the games with RLCard's Leduc rules only (not in
+#: BASELINES, the names every preset accepts)
+RLCARD_BASELINES = ("rlcard-v1", "rlcard-v2")
 _RANDOM = re.compile(r"^random-pure(?::(\d{1,18}))?$")
 _CFR = re.compile(r"^cfr:(\d{1,7})$")
 #: the largest N of ``cfr:N`` (1e6 iterations of leduc-stack50 take hours already)
@@ -80,10 +94,11 @@ def parse_baseline(name: str) -> tuple[str, int]:
                 f"baseline {name!r}: cfr:N needs 1 <= N <= {MAX_CFR_ITERATIONS:,} iterations"
             )
         return "cfr", n
-    if text in BASELINES:
+    if text in BASELINES or text in RLCARD_BASELINES:
         return text, 0
     raise TeamLeducError(
         f"unknown baseline {name!r}; baselines: {', '.join(BASELINES)} "
+        f"({', '.join(RLCARD_BASELINES)} on rlcard-leduc) "
         "(random-pure takes a seed as random-pure:SEED), cfr:N (the solver after N iterations)"
     )
 
@@ -108,11 +123,48 @@ def _one_hot(action: np.ndarray) -> np.ndarray:
     return out
 
 
+def plays_rlcard_rules(config: GameConfig) -> bool:
+    """Whether ``config`` has RLCard's Leduc rules (those of ``rlcard-leduc``, any name)."""
+    return config.replace(name="rlcard-leduc") == PRESETS["rlcard-leduc"]
+
+
+def baselines_for(config: GameConfig) -> tuple[str, ...]:
+    """The baseline names ``config`` accepts without a seed: :data:`BASELINES`, and
+    :data:`RLCARD_BASELINES` on RLCard's Leduc."""
+    return BASELINES + (RLCARD_BASELINES if plays_rlcard_rules(config) else ())
+
+
+def _rlcard_agent(kind: str, tree: PublicTree, table) -> np.ndarray:
+    """The action (0 c, 1 r, 2 f) of RLCard's rule agent ``kind`` at every information set.
+
+    RLCard offers ``call`` (facing a bet) or ``check`` (not facing one): both are our ``c``;
+    ``raise`` is our ``r`` and ``fold`` our ``f`` (always legal in RLCard's Leduc)."""
+    config = tree.config
+    if not plays_rlcard_rules(config):
+        raise TeamLeducError(
+            f"baseline {kind} is RLCard's LeducHoldemRuleAgent{kind[-2:].upper()}: it reads "
+            f"RLCard's state and plays only RLCard's Leduc (--preset rlcard-leduc), not "
+            f"{config.name}; on {config.name} use aggressive or cautious"
+        )
+    legal = table.legal
+    raise_else_call = np.where(legal[:, RAISE], RAISE, CALL)
+    if kind == "rlcard-v1":  # 'raise' if legal, else 'call', else 'check': never 'fold'
+        return raise_else_call
+    # V2: hand = suit + rank ('SJ'); round 1 compares the suit hand[0] with 'K' and 'Q' (never
+    # equal): 'fold', which is legal. Round 2: public_card[1] == hand[1] (ranks: a pair) ->
+    # 'raise', or 'call' when raising is capped; else 'fold'.
+    community = tree.community[table.node].astype(np.int64)
+    pair = (community >= 0) & (table.rank.astype(np.int64) == community)
+    return np.where(pair, raise_else_call, FOLD)
+
+
 def baseline_strategy(name: str, tree: PublicTree, seat: int) -> np.ndarray:
     """(n, 3) behavioural strategy of 0-based ``seat`` under baseline ``name`` (columns c r f)."""
     kind, seed = parse_baseline(name)
     table = infoset_tables(tree)[seat]
     legal = table.legal
+    if kind in RLCARD_BASELINES:
+        return _one_hot(_rlcard_agent(kind, tree, table))
     if kind == "cfr":
         return solver_average(tree.config, seed)[seat].copy()
     if kind == "uniform":

@@ -40,7 +40,7 @@ from .config import ConfigLike, GameConfig, get_config, require_config
 from .dag import team_beliefs
 from .entrants import EntrantSpec, load_entrant
 from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
-from .evaluate import check_spec
+from .evaluate import BIG_BLINDS, CHIPS, big_blind_of, check_spec
 from .reach import coalition_weights, team_reach
 from .tree import PublicTree, build_tree
 
@@ -280,6 +280,18 @@ class Exploitability:
     value: float
     name: str = ""
     seconds: float = 0.0
+    unit: str = CHIPS
+
+    def in_big_blinds(self) -> Exploitability:
+        """Every value divided by the game's big blind (``--unit bb``)."""
+        bb = big_blind_of(self.config)
+        return dataclasses.replace(
+            self,
+            br_a=dataclasses.replace(self.br_a, value=self.br_a.value / bb),
+            br_b=dataclasses.replace(self.br_b, value=self.br_b.value / bb),
+            value=self.value / bb,
+            unit=BIG_BLINDS,
+        )
 
     @property
     def gap(self) -> float:
@@ -313,7 +325,7 @@ class Exploitability:
                 f"  v(x, y)  team A's value of x against y:    {self.value:+.12f}",
                 f"  saddle-point gap BR_A(y) + BR_B(x):        {self.gap:.12f}",
                 f"  exploitability (half the gap):             {self.exploitability:.12f}",
-                f"  ({self.seconds:.2f} s)",
+                f"  ({_unit_note(self.unit)}{self.seconds:.2f} s)",
             ]
         )
 
@@ -330,7 +342,12 @@ class Exploitability:
             "gap": self.gap,
             "exploitability": self.exploitability,
             "seconds": round(self.seconds, 4),
-        }
+        } | ({"unit": self.unit} if self.unit != CHIPS else {})
+
+
+def _unit_note(unit: str) -> str:
+    """``"big blinds per hand; "`` for a result in big blinds, nothing for chips (the default)."""
+    return "" if unit == CHIPS else f"{unit} per hand; "
 
 
 def _check_name(name, what: str) -> None:
@@ -420,6 +437,17 @@ class NashConv:
     values: tuple
     name: str = ""
     seconds: float = 0.0
+    unit: str = CHIPS
+
+    def in_big_blinds(self) -> NashConv:
+        """Every value divided by the game's big blind (``--unit bb``)."""
+        bb = big_blind_of(self.config)
+        return dataclasses.replace(
+            self,
+            br_values=tuple(v / bb for v in self.br_values),
+            values=tuple(v / bb for v in self.values),
+            unit=BIG_BLINDS,
+        )
 
     @property
     def nash_conv(self) -> float:
@@ -438,7 +466,7 @@ class NashConv:
         )
         if c.num_seats == 2:
             lines.append("  (two players: NashConv = saddle-point gap BR_1 + BR_2)")
-        lines.append(f"  ({self.seconds:.2f} s)")
+        lines.append(f"  ({_unit_note(self.unit)}{self.seconds:.2f} s)")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -450,7 +478,7 @@ class NashConv:
             "values": list(self.values),
             "nash_conv": self.nash_conv,
             "seconds": round(self.seconds, 4),
-        }
+        } | ({"unit": self.unit} if self.unit != CHIPS else {})
 
 
 def nash_conv(config: ConfigLike, submission: EntrantSpec, *, name: str | None = None) -> NashConv:

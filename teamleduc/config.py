@@ -26,6 +26,18 @@ CAP = "cap"
 NO_CAP = "no-cap"
 RAISE_RULES = (ONCE_PER_PLAYER, CAP, NO_CAP)
 
+#: fold is legal only when facing a bet (the spec's rule, OpenSpiel's)
+FOLD_FACING_BET = "facing-bet"
+#: fold is always legal, also when not facing a bet (RLCard's Leduc)
+FOLD_ALWAYS = "always"
+FOLD_RULES = (FOLD_FACING_BET, FOLD_ALWAYS)
+
+#: round 2 starts with the lowest-numbered active seat (the spec's rule, OpenSpiel's)
+LOWEST_SEAT = "lowest-seat"
+#: round 2 starts with the next active seat after the one whose action closed round 1 (RLCard)
+AFTER_CLOSER = "after-closer"
+ROUND2_ORDERS = (LOWEST_SEAT, AFTER_CLOSER)
+
 
 def default_rank_names(num_ranks: int) -> tuple[str, ...]:
     """Rank names, weakest first: J Q K for three ranks, the top of 2..A up to 13, else 1..n."""
@@ -58,6 +70,15 @@ class GameConfig:
         chips (all-in); a seat with nothing left after calling, or facing an all-in opponent,
         may not raise; once every seat but one is all-in the hand runs to showdown without
         more betting. Two seats only: side pots are not modelled.
+    blinds : ``(small, big)`` chips posted, on top of the ante, by the small-blind seat and the
+        seat after it; with blinds the small blind acts first in round 1. ``()`` = no blinds
+        (every preset but ``rlcard-leduc``).
+    dealt_blind : the small-blind seat is drawn uniformly at random each hand, in public (a
+        chance node at the root of the tree); False = seat 1 posts the small blind.
+    round2_order : ``"lowest-seat"`` (the lowest active seat starts round 2) or
+        ``"after-closer"`` (the next active seat after the one whose action closed round 1,
+        RLCard's order).
+    fold_rule : ``"facing-bet"`` (fold only when facing a bet) or ``"always"`` (RLCard).
     """
 
     name: str
@@ -70,6 +91,10 @@ class GameConfig:
     max_raises: int
     teams: tuple[tuple[int, ...], ...]
     stack: int | None = None
+    blinds: tuple[int, ...] = ()
+    dealt_blind: bool = False
+    round2_order: str = LOWEST_SEAT
+    fold_rule: str = FOLD_FACING_BET
 
     def __post_init__(self) -> None:
         if self.num_seats < 2:
@@ -93,6 +118,17 @@ class GameConfig:
                 raise ValueError(f"stack {self.stack} must exceed the ante {self.ante}")
         elif self.raise_rule == NO_CAP:
             raise ValueError("the 'no-cap' raise rule needs a stack (else betting never ends)")
+        if self.blinds:
+            if len(self.blinds) != 2 or not 0 < self.blinds[0] <= self.blinds[1]:
+                raise ValueError(f"blinds: (small, big) with 0 < small <= big, not {self.blinds}")
+            if self.stack is not None:
+                raise ValueError("blinds and stacks together are not supported")
+        elif self.dealt_blind:
+            raise ValueError("dealt_blind needs blinds (who posts the small blind is dealt)")
+        if self.round2_order not in ROUND2_ORDERS:
+            raise ValueError(f"unknown round2_order {self.round2_order!r}; use {ROUND2_ORDERS}")
+        if self.fold_rule not in FOLD_RULES:
+            raise ValueError(f"unknown fold_rule {self.fold_rule!r}; use one of {FOLD_RULES}")
         cards_needed = self.num_seats + (1 if self.num_rounds == 2 else 0)
         if self.num_cards < cards_needed:
             raise ValueError(f"the deck has {self.num_cards} cards, the game needs {cards_needed}")
@@ -116,6 +152,11 @@ class GameConfig:
     def has_community(self) -> bool:
         return self.num_rounds == 2
 
+    @property
+    def big_blind(self) -> int | None:
+        """Chips of the big blind (the unit of RLCard's payoffs), None without blinds."""
+        return self.blinds[1] if self.blinds else None
+
     def team_of(self, seat: int) -> int:
         """Index of the team that 0-based ``seat`` belongs to."""
         for t, team in enumerate(self.teams):
@@ -133,7 +174,21 @@ class GameConfig:
         d["raise_sizes"] = list(self.raise_sizes)
         if self.stack is None:  # unlimited: the dictionaries of the older presets unchanged
             del d["stack"]
+        # rules that only rlcard-leduc changes: listed only where they differ from the default
+        d["blinds"] = list(self.blinds)
+        for field, default in _RULE_DEFAULTS.items():
+            if d[field] == default:
+                del d[field]
         return d
+
+
+#: the defaults of the fields that :meth:`GameConfig.to_dict` lists only when they differ
+_RULE_DEFAULTS = {
+    "blinds": [],
+    "dealt_blind": False,
+    "round2_order": LOWEST_SEAT,
+    "fold_rule": FOLD_FACING_BET,
+}
 
 
 def _game(name, seats, num_ranks, suits, raises, rule, max_raises=0, teams=None, ante=1, **extra):
@@ -177,6 +232,23 @@ PRESETS: dict[str, GameConfig] = {
     "tiny-team-3p": _game("tiny-team-3p", 3, 2, 2, (1,), CAP, 1, teams=((0, 2), (1,))),
     "tiny-team-leduc": _game("tiny-team-leduc", 4, 2, 3, (1, 2), CAP, 1, teams=_TEAMS_4),
     "small-team-leduc": _game("small-team-leduc", 4, 3, 2, (2, 4), CAP, 1, teams=_TEAMS_4),
+    # RLCard 1.2.0's leduc-holdem as its code plays it: no ante, blinds 1 and 2 with the small
+    # blind seat drawn each hand, the small blind first in round 1, round 2 opened by the seat
+    # after the one who closed round 1, raises 2 and 4 (two per round), fold always legal.
+    "rlcard-leduc": _game(
+        "rlcard-leduc",
+        2,
+        3,
+        2,
+        (2, 4),
+        CAP,
+        2,
+        ante=0,
+        blinds=(1, 2),
+        dealt_blind=True,
+        round2_order=AFTER_CLOSER,
+        fold_rule=FOLD_ALWAYS,
+    ),
 }
 
 DEFAULT_PRESET = "team-leduc"
@@ -197,6 +269,10 @@ _FIELD_TYPES = {
     "max_raises": "int",
     "teams": "teams",
     "stack": "int or None",
+    "blinds": "ints",
+    "dealt_blind": "bool",
+    "round2_order": "str",
+    "fold_rule": "str",
 }
 
 
@@ -213,6 +289,8 @@ def _override(field: str, value):
             return value
         if kind == "int" and _is_int(value):
             return int(value)
+        if kind == "bool" and isinstance(value, bool):
+            return value
         if kind == "int or None" and (value is None or _is_int(value)):
             return None if value is None else int(value)
         if not isinstance(value, (str, bytes)):

@@ -36,7 +36,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from numba import njit
@@ -108,6 +108,21 @@ def evaluate_reach(tree: PublicTree, reach_a: np.ndarray, reach_b: np.ndarray) -
 
 # --------------------------------------------------------------------------- results
 
+#: the units a value is reported in: chips (the default everywhere) or big blinds (RLCard's
+#: unit, for games with blinds)
+CHIPS, BIG_BLINDS = "chips", "big blinds"
+
+
+def big_blind_of(config: GameConfig) -> int:
+    """The big blind of ``config``, the divisor of a value in big blinds; TeamLeducError naming
+    ``--unit bb`` for a game without blinds."""
+    if not config.big_blind:
+        raise TeamLeducError(
+            f"--unit bb: {config.name} has no blinds (big blinds are the unit of games with "
+            "blinds, e.g. rlcard-leduc); report it in chips"
+        )
+    return config.big_blind
+
 
 def _seats_text(seats) -> str:
     return ",".join(str(s + 1) for s in seats)
@@ -130,6 +145,11 @@ class EvalResult:
     cards: tuple[str, ...] | None = None
     community: str | None = None
     seconds: float = field(default=0.0, compare=False)
+    unit: str = CHIPS
+
+    def in_big_blinds(self, config: GameConfig) -> EvalResult:
+        """The result with its value in big blinds (:func:`big_blind_of`)."""
+        return replace(self, value=self.value / big_blind_of(config), unit=BIG_BLINDS)
 
     @property
     def value_b(self) -> float:
@@ -149,7 +169,7 @@ class EvalResult:
             f"seats {_seats_text(self.seats_b)}, {self.signals_b} signal{'s' * (self.signals_b != 1)})"
             f"{cond}\n"
             f"exact expected utility: team A {self.value:+.12f}, team B {self.value_b:+.12f} "
-            f"chips per hand"
+            f"{self.unit} per hand"
         )
 
     def to_dict(self) -> dict:
@@ -171,6 +191,8 @@ class EvalResult:
             d["cards"] = list(self.cards)
             d["community"] = self.community
         d.update({"seconds": round(self.seconds, 4), "preset": self.preset, "version": __version__})
+        if self.unit != CHIPS:
+            d["unit"] = self.unit
         return d
 
 
@@ -187,6 +209,14 @@ class MatchResult:
     signals_x: int = 0
     signals_y: int = 0
     seconds: float = field(default=0.0, compare=False)
+    unit: str = CHIPS
+
+    def in_big_blinds(self, config: GameConfig) -> MatchResult:
+        """The match with its values in big blinds (:func:`big_blind_of`)."""
+        bb = big_blind_of(config)
+        return replace(
+            self, value_xy=self.value_xy / bb, value_yx=self.value_yx / bb, unit=BIG_BLINDS
+        )
 
     @property
     def score_x(self) -> float:
@@ -208,7 +238,7 @@ class MatchResult:
             f"{self.preset}: {self.x} vs {self.y}\n"
             f"  {self.x} as team A, {self.y} as team B: {self.x} {self.value_xy:+.12f}\n"
             f"  {self.y} as team A, {self.x} as team B: {self.x} {-self.value_yx:+.12f}\n"
-            f"score ({self.x}, mean of both seatings): {self.score_x:+.12f} chips per hand; "
+            f"score ({self.x}, mean of both seatings): {self.score_x:+.12f} {self.unit} per hand; "
             + (f"winner {w}" if w else "a draw")
         )
 
@@ -228,7 +258,7 @@ class MatchResult:
             "seconds": round(self.seconds, 4),
             "preset": self.preset,
             "version": __version__,
-        }
+        } | ({"unit": self.unit} if self.unit != CHIPS else {})
 
 
 # --------------------------------------------------------------------------- conditional values
@@ -285,6 +315,8 @@ def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None)
     xa = int(np.ravel_multi_index([cards[s] for s in A], (R,) * len(A)))
     xb = int(np.ravel_multi_index([cards[s] for s in B], (R,) * len(B)))
     terms = utility * np.asarray(reach_a)[:, xa] * np.asarray(reach_b)[:, xb]
+    if config.dealt_blind:  # averaged over the dealt small blind too
+        terms = terms * tree.blind_probability[tree.terminals]
     comm = tree.community[tree.terminals].astype(np.int64)
     if not config.has_community:
         return float(terms.sum())

@@ -217,8 +217,9 @@ class TraceResult:
         c = r.config
         cards = ",".join(c.ranks[k] for k in r.cards)
         community = f" --community {c.ranks[r.community]}" if r.community >= 0 else ""
+        blind = f" --small-blind {r.small_blind + 1}" if r.small_blind >= 0 else ""
         return (
-            f"teamleduc replay --preset {c.name} --cards {cards}{community} "
+            f"teamleduc replay --preset {c.name} --cards {cards}{community}{blind} "
             f"--actions '{self.actions}'"
         )
 
@@ -247,7 +248,8 @@ def _draw(rng: np.random.Generator, p: np.ndarray) -> int:
 
 
 def trace_hand(team_a, team_b, config: GameConfig, seed: int = 0) -> TraceResult:
-    """Deal one hand (exact deal probabilities), draw each team's signal, and play it out from
+    """Deal one hand (exact deal probabilities; where the small blind is dealt, as on
+    ``rlcard-leduc``, then its seat, uniformly), draw each team's signal, and play it out from
     the strategies of ``team_a`` (team A's seats) and ``team_b`` (team B's; ``team_a``'s own
     when None). The same seed gives the same hand; ``seed`` is an int ``0 <= seed < 2**63``
     (TypeError / ValueError naming it otherwise)."""
@@ -269,9 +271,12 @@ def trace_hand(team_a, team_b, config: GameConfig, seed: int = 0) -> TraceResult
     d = _draw(rng, deal_probabilities(config))
     cards = [int(x) for x in deals(config)[d]]
     community = _draw(rng, deal_community_probabilities(config)[d]) if config.has_community else -1
+    # the dealt small blind: one more draw, only on the presets that deal it (the hands of
+    # every other preset, and so their seeds, are unchanged)
+    small_blind = int(rng.integers(config.num_seats)) if config.dealt_blind else None
     signal_index = [_draw(rng, ea.submission.probs), _draw(rng, eb.submission.probs)]
     hand = Hand(env_game(config))
-    hand.start(cards, community)
+    hand.start(cards, community, small_blind)
     while not hand.over:
         seat = hand.to_act
         team = 0 if seat in config.teams[0] else 1
@@ -288,5 +293,6 @@ def trace_hand(team_a, team_b, config: GameConfig, seed: int = 0) -> TraceResult
         cards,
         actions,
         config.ranks[community] if community >= 0 else None,
+        small_blind,
     )
     return TraceResult(int(seed), names, signals, actions, result)

@@ -11,6 +11,11 @@ one field per seat: ``?`` for every other seat and the owner's rank name at its 
 Generalisation to other games: with S seats the mask has S fields; rank names longer than one
 character (``kuhn-100`` names its ranks 1..100) stand in the owner's field unchanged, which still
 parses uniquely because the owner's field is the only one that is not ``?``.
+
+Extension for a dealt small blind (``rlcard-leduc``, docs/source-games.md): the root is a public
+chance node picking the small-blind seat, and its edge is written ``SB:P<k>/`` (seat k posts the
+small blind) right after the mask, e.g. ``/C:K?/SB:P2/P2:c/P1:r/``. Games without a dealt
+blind have no such token, so their strings are the spec's unchanged.
 """
 
 from __future__ import annotations
@@ -43,7 +48,16 @@ def edge_tokens(tree: PublicTree) -> list[str]:
     parent_actor = np.where(tree.parent >= 0, tree.actor[np.maximum(tree.parent, 0)], -1)
     code = (parent_actor.astype(np.int64) + 1) * width + tree.action
     code[tree.parent < 0] = 0
-    return [table[c] for c in code.tolist()]
+    tokens = [table[c] for c in code.tolist()]
+    if config.dealt_blind:  # the root's edges deal the small blind: SB:P<k>/
+        for child in np.flatnonzero(tree.parent == 0).tolist():
+            tokens[child] = blind_token(int(tree.action[child]) - 3)
+    return tokens
+
+
+def blind_token(seat: int) -> str:
+    """The token of a dealt small blind, ``SB:P<k>/`` for 0-based ``seat`` (k = seat + 1)."""
+    return f"SB:P{seat + 1}/"
 
 
 @functools.lru_cache(maxsize=8)

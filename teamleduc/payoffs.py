@@ -7,6 +7,10 @@ probabilities, which are exact ratios of card counts (suits marginalised):
     P(x)      = prod_r suits!/(suits - c_r(x))!  /  (C!/(C - S)!)     (c_r = copies of r dealt)
     P(y | x)  = (suits - c_y(x)) / (C - S)                              (community rank y)
 
+With a dealt small blind (``rlcard-leduc``) every probability is also multiplied by the
+probability of the root's blind outcome on the terminal's path
+(:attr:`teamleduc.tree.PublicTree.blind_probability`, 1 / S).
+
 ``chance_utility(tree, seats)[z, d]`` is P(deal d, community of z) times the total utility of
 ``seats`` at terminal z: the only place where cards meet the tree. Every exact evaluation is a
 contraction of this array with reach probabilities. It depends on the deal only through the
@@ -120,6 +124,8 @@ def payoff_groups(tree: PublicTree, seats: tuple[int, ...]) -> PayoffGroups:
     term = tree.terminals
     bits = tree.active[term].astype(np.int64) @ (1 << np.arange(S, dtype=np.int64))
     code = bits * (R + 1) + tree.community[term].astype(np.int64) + 1
+    if config.dealt_blind:  # groups per small-blind seat too: its probability is in the weight
+        code = code + (tree.blind[term].astype(np.int64) + 1) * ((R + 1) << S)
     uniq, key = np.unique(code, return_inverse=True)
     share = np.empty((len(uniq), len(deals(config))))
     weight = np.empty_like(share)
@@ -129,6 +135,8 @@ def payoff_groups(tree: PublicTree, seats: tuple[int, ...]) -> PayoffGroups:
         y = c % (R + 1) - 1
         share[k] = showdown_shares(config, active, y, seats)
         weight[k] = deal_probabilities(config) if y < 0 else joint[:, y]
+        if config.dealt_blind:
+            weight[k] /= S
     contrib = tree.contrib[term].astype(np.float64)
     groups = PayoffGroups(
         seats=seats,

@@ -4,6 +4,12 @@ The hand is given as cards per seat, an optional community card and the action s
 ``"1:r 2:f 3:f 4:c / 1:c 4:r 1:r 4:c"`` (``seat:action``; the ``/`` marking the end of round 1
 is optional but, when present, must stand exactly where the round ends). Every step is checked
 against :mod:`teamleduc.rules`, so an illegal action is reported with the rule it breaks.
+
+Where the small blind is dealt (``rlcard-leduc``) the hand also names the seat that posts it
+(``small_blind``, 0-based; ``--small-blind K``, 1-based, on the command line): the replay starts
+below the root chance node's edge ``3 + small_blind``, with that seat acting first, and round 2
+is opened as the rules open it (:func:`teamleduc.rules.second_round_first`), so the replay
+walks the very nodes of the public tree.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ class ReplayResult:
     steps: tuple[ReplayStep, ...]
     utilities: tuple[float, ...]
     node: int = field(default=-1)
+    small_blind: int = field(default=-1)  # 0-based seat posting a dealt small blind, else -1
 
     def team_utilities(self) -> tuple[float, ...]:
         return tuple(sum(self.utilities[s] for s in team) for team in self.config.teams)
@@ -50,6 +57,7 @@ class ReplayResult:
             f"preset {c.name}: cards "
             + ", ".join(f"seat {s + 1} {c.ranks[r]}" for s, r in enumerate(self.cards))
             + (f"; community {c.ranks[self.community]}" if self.community >= 0 else "")
+            + (f"; small blind seat {self.small_blind + 1}" if self.small_blind >= 0 else "")
         ]
         for st in self.steps:
             lines.append(
@@ -70,10 +78,12 @@ class ReplayResult:
 
     def to_dict(self) -> dict:
         c = self.config
+        blind = {"small_blind": self.small_blind + 1} if self.small_blind >= 0 else {}
         return {
             "preset": c.name,
             "cards": [c.ranks[r] for r in self.cards],
             "community": c.ranks[self.community] if self.community >= 0 else None,
+            **blind,
             "steps": [
                 {
                     "seat": s.seat + 1,
@@ -113,19 +123,54 @@ def parse_rank(config: GameConfig, text, what: str) -> int:
     )
 
 
+def check_small_blind(config: GameConfig, small_blind) -> int:
+    """``small_blind`` checked against ``config``: the 0-based seat (an int 0..S-1) where the
+    small blind is dealt, where it is required; None elsewhere, where any other value is
+    refused. Returns the seat, or -1 for None; ArgumentTypeError / ArgumentValueError naming
+    ``small_blind`` otherwise."""
+    if not config.dealt_blind:
+        if small_blind is not None:
+            raise ArgumentValueError(
+                f"small_blind: {config.name} does not deal the small blind; leave it None, "
+                f"not {small_blind!r}"[:300]
+            )
+        return -1
+    S = config.num_seats
+    if small_blind is None:
+        raise ArgumentValueError(
+            f"small_blind: {config.name} deals the small blind; give the 0-based seat that "
+            f"posts it (0..{S - 1}) (--small-blind 1..{S} on the command line)"
+        )
+    if isinstance(small_blind, (bool, np.bool_)) or not isinstance(small_blind, numbers.Integral):
+        raise ArgumentTypeError(
+            f"small_blind: the 0-based seat that posts the small blind (an int 0..{S - 1}), "
+            f"not {type(small_blind).__name__} {small_blind!r}"[:300]
+        )
+    if not 0 <= small_blind < S:
+        raise ArgumentValueError(
+            f"small_blind: seat {int(small_blind)} is out of range 0..{S - 1} (0-based) "
+            f"on {config.name}"
+        )
+    return int(small_blind)
+
+
 def replay(
     config: ConfigLike,
     cards: Sequence[int | str] | str,
     actions: str,
     community: int | str | None = None,
+    small_blind: int | None = None,
 ) -> ReplayResult:
     """Replay a hand; raises :class:`TeamLeducError` naming the first illegal step.
 
     ``cards``: one rank per seat, as names (``"J,Q,Q,K"`` or ``["J", "Q", ...]``) or 0-based
     rank indices; ``community``: a rank name or index, or None; ``actions``: a string such as
-    ``"1:r 2:f 3:f 4:c / 1:c 4:r 1:r 4:c"``.
+    ``"1:r 2:f 3:f 4:c / 1:c 4:r 1:r 4:c"``; ``small_blind``: the 0-based seat that posts the
+    small blind, required where it is dealt (``rlcard-leduc``) and refused elsewhere
+    (:func:`check_small_blind`).
     """
     config = get_config(config)
+    sb = check_small_blind(config, small_blind)
     tree = build_tree(config)
     tables = infoset_tables(tree)
     if isinstance(cards, str):
@@ -157,8 +202,12 @@ def replay(
                 f"{used.count(k)} were dealt"
             )
     tokens = re.findall(r"/|[^\s/]+", actions)
-    state = rules.initial_state(config)
-    node = 0
+    if sb >= 0:  # below the root chance node that deals the small blind
+        state = rules.initial_state(config, sb)
+        node = int(tree.children[0, 3 + sb])
+    else:
+        state = rules.initial_state(config)
+        node = 0
     steps = []
     for pos, tok in enumerate(tokens, 1):
         where = f"action {pos} ({tok!r})"
@@ -179,9 +228,14 @@ def replay(
                 raise TeamLeducError(
                     f"{where}: round 1 is over and round 2 needs a community card (--community)"
                 )
+            # round 2 is opened as the rules (and the tree) open it: from the seat
+            # second_round_first names after the seat whose action closed round 1
+            closer = int(tree.actor[tree.parent[node]])
             node = int(tree.children[node, 3 + comm])
             contrib = tuple(int(v) for v in tree.contrib[node])
-            state = rules.start_round(config, 1, contrib, tuple(bool(v) for v in tree.active[node]))
+            active = tuple(bool(v) for v in tree.active[node])
+            first = rules.second_round_first(config, closer)
+            state = rules.start_round(config, 1, contrib, active, first)
         if tree.kind[node] == TERMINAL:
             raise TeamLeducError(f"{where}: the hand is already over")
         if seat != state.to_act:
@@ -224,4 +278,5 @@ def replay(
         steps=tuple(steps),
         utilities=tuple(float(v) for v in u),
         node=node,
+        small_blind=sb,
     )

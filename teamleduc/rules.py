@@ -10,6 +10,11 @@ after calling and against an all-in opponent; and a round in which fewer than tw
 have chips left has no betting at all (after a called all-in the remaining card is dealt and
 the hand goes to showdown).
 
+With ``blinds`` (``rlcard-leduc``) the small-blind seat and the seat after it post the blinds on
+top of the ante and the small blind acts first in round 1; ``round2_order == "after-closer"``
+opens round 2 with the next active seat after the one whose action closed round 1; and
+``fold_rule == "always"`` makes fold legal also when not facing a bet.
+
 Actions are integers: ``CALL = 0`` (call/check), ``RAISE = 1``, ``FOLD = 2``; this is also the
 column order c, r, f of every strategy array.
 """
@@ -18,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .config import CAP, ONCE_PER_PLAYER, GameConfig
+from .config import AFTER_CLOSER, CAP, FOLD_ALWAYS, ONCE_PER_PLAYER, GameConfig
 
 CALL, RAISE, FOLD = 0, 1, 2
 ACTION_CHARS = "crf"
@@ -65,9 +70,14 @@ def _next_pending(pending: tuple[bool, ...], after: int) -> int:
 
 
 def start_round(
-    config: GameConfig, round_: int, contrib: tuple[int, ...], active: tuple[bool, ...]
+    config: GameConfig,
+    round_: int,
+    contrib: tuple[int, ...],
+    active: tuple[bool, ...],
+    first: int = 0,
 ) -> BettingState:
-    """State at the start of betting round ``round_``: the lowest active seat acts first.
+    """State at the start of betting round ``round_``: the first active seat from ``first`` on
+    (0-based; the lowest active seat by default) acts first.
 
     With stacks, a round where fewer than two active seats have chips left is over at once."""
     n = config.num_seats
@@ -83,14 +93,35 @@ def start_round(
         raised=(False,) * n,
         num_raises=0,
         pending=pending,
-        to_act=_next_pending(pending, -1),
+        to_act=_next_pending(pending, first - 1),
     )
 
 
-def initial_state(config: GameConfig) -> BettingState:
-    """State after the antes, before seat 1 acts."""
+def posted(config: GameConfig, small_blind: int = 0) -> tuple[int, ...]:
+    """Chips every seat has in before round 1: the ante, plus the blinds when 0-based seat
+    ``small_blind`` posts the small one and the seat after it the big one."""
     n = config.num_seats
-    return start_round(config, 0, (config.ante,) * n, (True,) * n)
+    contrib = [config.ante] * n
+    if config.blinds:
+        contrib[small_blind % n] += config.blinds[0]
+        contrib[(small_blind + 1) % n] += config.blinds[1]
+    return tuple(contrib)
+
+
+def initial_state(config: GameConfig, small_blind: int = 0) -> BettingState:
+    """State after the antes (and blinds, ``small_blind`` posting the small one), before the
+    first seat acts: seat 1, or the small blind in a game with blinds."""
+    n = config.num_seats
+    first = small_blind % n if config.blinds else 0
+    return start_round(config, 0, posted(config, small_blind), (True,) * n, first)
+
+
+def second_round_first(config: GameConfig, closer: int) -> int:
+    """0-based seat from which round 2's first actor is sought (:func:`start_round`'s
+    ``first``) when 0-based seat ``closer`` took the action that ended round 1."""
+    if config.round2_order == AFTER_CLOSER:
+        return (closer + 1) % config.num_seats
+    return 0
 
 
 def illegal_reason(config: GameConfig, state: BettingState, action: int) -> str | None:
@@ -118,6 +149,8 @@ def illegal_reason(config: GameConfig, state: BettingState, action: int) -> str 
                 return f"seat {seat + 1} has no chips left after calling (stack {config.stack})"
         return None
     if action == FOLD:
+        if config.fold_rule == FOLD_ALWAYS:
+            return None
         if state.contrib[seat] >= state.level:
             return f"seat {seat + 1} is not facing a bet (fold is legal only when facing a bet)"
         return None

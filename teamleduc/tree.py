@@ -6,7 +6,8 @@ times a small private-card axis. Nodes are numbered in depth-first pre-order wit
 the order c, r, f and community cards weakest first, the order of the spec's information-set
 files; hence ``parent[i] < i`` for every non-root node.
 
-Layout (N nodes, S seats, R ranks; ``A = 3 + R`` child slots with a community card, else 3):
+Layout (N nodes, S seats, R ranks; ``A = 3 + R`` child slots with a community card, else 3;
+``3 + max(R, S)`` with a dealt small blind):
 
 =================  ===========  ==========================================================
 ``parent``         (N,) int32   parent node, -1 at the root
@@ -20,7 +21,15 @@ Layout (N nodes, S seats, R ranks; ``A = 3 + R`` child slots with a community ca
 ``community``      (N,) int8    community rank, -1 before it is dealt
 ``children``       (N, A) int32 child through each slot, -1 where there is none
 ``legal``          (N, 3) bool  legal actions c, r, f at decision nodes
+``blind``          (N,) int8    0-based small-blind seat in games with blinds, else -1 (and
+                                -1 at a dealt-blind root)
 =================  ===========  ==========================================================
+
+A game whose small blind is dealt (``rlcard-leduc``) has one more chance node, the root: its
+edge ``3 + b`` leads to the hand in which 0-based seat b posts the small blind (the hands of
+b = 0, 1, ... follow in pre-order), and each outcome has probability 1 / S
+(:attr:`PublicTree.blind_probability`). It is the only chance node with ``round == 0`` and
+``parent == -1``; every other chance node deals the community card.
 
 The betting subtree of a round depends only on the set of active seats (and, with stacks, on
 the chips already in), so it is built once per (round, active set[, contributions]) by stepping
@@ -58,6 +67,7 @@ class PublicTree:
     community: np.ndarray
     children: np.ndarray
     legal: np.ndarray
+    blind: np.ndarray
 
     @property
     def num_nodes(self) -> int:
@@ -79,6 +89,16 @@ class PublicTree:
         order = np.argsort(self.depth, kind="stable")
         bounds = np.searchsorted(self.depth[order], np.arange(int(self.depth.max()) + 2))
         return [order[bounds[d] : bounds[d + 1]].astype(np.int32) for d in range(len(bounds) - 1)]
+
+    @functools.cached_property
+    def blind_probability(self) -> np.ndarray:
+        """(N,) probability of the root chance's outcome on the path to each node: ``1 / S``
+        below the dealt small blind (``rlcard-leduc``), 1 everywhere in every other game."""
+        p = np.ones(self.num_nodes)
+        if self.config.dealt_blind:
+            p[self.blind >= 0] = 1.0 / self.config.num_seats
+        p.setflags(write=False)
+        return p
 
     def decision_nodes(self, seat: int) -> np.ndarray:
         """Nodes where 0-based ``seat`` acts, in pre-order."""
@@ -118,17 +138,22 @@ class _RoundTemplate:
 
 def _template_start(config: GameConfig, contrib: np.ndarray) -> tuple[int, ...]:
     """Contributions a round template starts from: zeros (the subtree does not depend on them,
-    so one template serves every start) unless stacks make the betting depend on them."""
-    if config.stack is None:
+    so one template serves every start) unless stacks make the betting depend on them or
+    blinds make them unequal at the start of round 1."""
+    if config.stack is None and not config.blinds:
         return (0,) * config.num_seats
     return tuple(int(c) for c in contrib)
 
 
 @functools.cache
 def _round_template(
-    config: GameConfig, round_: int, active0: tuple[bool, ...], contrib0: tuple[int, ...]
+    config: GameConfig,
+    round_: int,
+    active0: tuple[bool, ...],
+    contrib0: tuple[int, ...],
+    first: int = 0,
 ) -> _RoundTemplate:
-    start = rules.start_round(config, round_, contrib0, active0)
+    start = rules.start_round(config, round_, contrib0, active0, first)
     origin = np.array(contrib0, np.int32)
     rows: list[tuple] = []  # (parent, action, actor, depth, contrib, active, leaf)
 
@@ -164,12 +189,23 @@ def _round_template(
     )
 
 
-@functools.lru_cache(maxsize=8)
-def build_tree(config: GameConfig) -> PublicTree:
-    """The public tree of ``config`` (cached: built once per configuration)."""
+def _template_first(config: GameConfig, small_blind: int) -> int:
+    """The seat round 1 is opened from: the small blind in a game with blinds, else seat 1."""
+    return small_blind if config.blinds else 0
+
+
+def _build_hand(config: GameConfig, small_blind: int) -> dict:
+    """The tree of one hand below the blinds (``small_blind`` posting the small one): arrays of
+    the :class:`PublicTree` layout in local pre-order, without ``children`` and ``legal``."""
     S, R = config.num_seats, config.num_ranks
-    base = np.full(S, config.ante, np.int32)
-    first = _round_template(config, 0, (True,) * S, _template_start(config, base))
+    base = np.array(rules.posted(config, small_blind), np.int32)
+    first = _round_template(
+        config,
+        0,
+        (True,) * S,
+        _template_start(config, base),
+        _template_first(config, small_blind),
+    )
 
     if not config.has_community:
         parent, action, actor, depth = first.parent, first.action, first.actor, first.depth
@@ -183,11 +219,16 @@ def build_tree(config: GameConfig) -> PublicTree:
         # round, one copy of the round-2 template per community rank.
         n1 = len(first.parent)
         ends = np.flatnonzero(first.leaf == 2)
+        closers = first.actor[first.parent[ends]]  # the seat whose action ended round 1
         seconds = [
             _round_template(
-                config, 1, tuple(first.active[e]), _template_start(config, first.delta[e] + base)
+                config,
+                1,
+                tuple(first.active[e]),
+                _template_start(config, first.delta[e] + base),
+                rules.second_round_first(config, int(c)),
             )
-            for e in ends
+            for e, c in zip(ends, closers)
         ]
         sizes = np.ones(n1, np.int64)
         sizes[ends] += R * np.array([len(t.parent) for t in seconds], np.int64)
@@ -227,14 +268,7 @@ def build_tree(config: GameConfig) -> PublicTree:
                 round_[sl] = 1
                 community[sl] = k
                 at += n2
-
-    N = len(parent)
-    width = 3 + (R if config.has_community else 0)
-    children = np.full((N, width), -1, np.int32)
-    nonroot = np.flatnonzero(parent >= 0)
-    children[parent[nonroot], action[nonroot]] = nonroot
-    legal = (children[:, :3] >= 0) & (kind == DECISION)[:, None]
-    arrays = dict(
+    return dict(
         parent=parent,
         action=action,
         kind=kind,
@@ -244,9 +278,58 @@ def build_tree(config: GameConfig) -> PublicTree:
         contrib=contrib,
         active=active,
         community=community,
-        children=children,
-        legal=legal,
     )
+
+
+@functools.lru_cache(maxsize=8)
+def build_tree(config: GameConfig) -> PublicTree:
+    """The public tree of ``config`` (cached: built once per configuration)."""
+    S, R = config.num_seats, config.num_ranks
+    if not config.dealt_blind:
+        arrays = _build_hand(config, 0)
+        blind = np.full(len(arrays["parent"]), 0 if config.blinds else -1, np.int8)
+    else:
+        # The root is the public chance node that picks the small-blind seat b (edge 3 + b),
+        # then the hand of each b in turn: pre-order, parent[i] < i still holds.
+        hands = [_build_hand(config, b) for b in range(S)]
+        sizes = [len(h["parent"]) for h in hands]
+        offsets = np.concatenate([[1], 1 + np.cumsum(sizes)[:-1]])
+        arrays = {}
+        for key in hands[0]:
+            root = {
+                "parent": -1,
+                "action": -1,
+                "kind": CHANCE,
+                "actor": -1,
+                "round": 0,
+                "depth": 0,
+                "contrib": np.full(S, config.ante),
+                "active": np.ones(S, bool),
+                "community": -1,
+            }[key]
+            parts = [np.asarray(root, hands[0][key].dtype)[None]]
+            for b, (h, off) in enumerate(zip(hands, offsets)):
+                a = h[key]
+                if key == "parent":
+                    a = np.where(a >= 0, a + off, 0).astype(a.dtype)
+                elif key == "action":
+                    a = a.copy()
+                    a[0] = 3 + b
+                elif key == "depth":
+                    a = a + 1
+                parts.append(a)
+            arrays[key] = np.concatenate(parts)
+        blind = np.concatenate([[-1]] + [np.full(n, b) for b, n in enumerate(sizes)])
+        blind = blind.astype(np.int8)
+
+    parent, action, kind = arrays["parent"], arrays["action"], arrays["kind"]
+    N = len(parent)
+    width = 3 + max(R if config.has_community else 0, S if config.dealt_blind else 0)
+    children = np.full((N, width), -1, np.int32)
+    nonroot = np.flatnonzero(parent >= 0)
+    children[parent[nonroot], action[nonroot]] = nonroot
+    legal = (children[:, :3] >= 0) & (kind == DECISION)[:, None]
+    arrays.update(children=children, legal=legal, blind=blind)
     for a in arrays.values():
         a.setflags(write=False)
     return PublicTree(config=config, **arrays)

@@ -163,3 +163,38 @@ def test_a_pandas_csv_gets_one_diagnosis(tmp_path, capsys):
     assert code == 1 and "145 lines where seat 1 of leduc has 144" in out
     pd.DataFrame(rows).to_csv(tmp_path / "s" / "strategy0-player1.csv", header=False, index=False)
     assert run(capsys, ["validate", str(tmp_path / "s")])[0] == 0
+
+
+def test_trace_on_rlcard_leduc_deals_the_small_blind(capsys):
+    """rlcard-leduc deals the small blind: trace draws it from its seed (both seats over a few
+    seeds), plays the hand below it, and its replay command names it (--small-blind K)."""
+    config = get_config("rlcard-leduc")
+    blinds = set()
+    for seed in range(8):
+        r = trace_hand("uniform", "rlcard-v1", config, seed=seed)
+        sb = r.replay.small_blind
+        assert sb in (0, 1)
+        blinds.add(sb)
+        assert all(f"/SB:P{sb + 1}/" in s.infoset for s in r.replay.steps)
+        assert r.replay.steps[0].seat == sb  # the small blind acts first
+        assert f"--small-blind {sb + 1} " in r.command()
+        assert r.to_dict()["replay"]["small_blind"] == sb + 1
+        cards = ",".join(config.ranks[k] for k in r.replay.cards)
+        community = config.ranks[r.replay.community] if r.replay.community >= 0 else None
+        again = replay(config, cards, r.actions, community, small_blind=sb)
+        assert str(again) == str(r.replay)
+        assert str(trace_hand("uniform", "rlcard-v1", config, seed=seed)) == str(r)
+    assert blinds == {0, 1}
+    code, out, err = run(capsys, ["trace", "rlcard-v1", "--preset", "rlcard-leduc", "--seed", "1"])
+    assert code == 0, err
+    first, *body, last = out.strip().splitlines()
+    assert "small blind seat" in body[0]
+    argv = last.removeprefix("replay it: teamleduc ").split(" --actions ")
+    assert "--small-blind" in argv[0]
+    code, replayed, _ = run(capsys, argv[0].split() + ["--actions", argv[1].strip("'")])
+    assert code == 0 and replayed.strip().splitlines() == body
+
+
+def test_trace_elsewhere_names_no_small_blind():
+    r = trace_hand("uniform", None, get_config("leduc"), seed=3)
+    assert r.replay.small_blind == -1 and "--small-blind" not in r.command()

@@ -307,3 +307,25 @@ def test_the_files_of_a_large_grading_are_the_generic_writers_bytes(tmp_path):
     lines = [line.rstrip(",") for line in text.split("\n")]
     for row in result.to_dict()["values_team_a"] + result.to_dict()["scores"]:
         assert "    " + json.dumps(row) in lines  # a row per line, not a number per line
+
+
+def test_baselines_all_adds_rlcards_agents_on_rlcard_leduc_only():
+    """``--baselines all`` is :func:`teamleduc.baselines.baselines_for`: RLCard's rule agents
+    join the five baselines on rlcard-leduc, and nowhere else."""
+    five = ["uniform", "always-call", "aggressive", "cautious", "random-pure:0"]
+    r = grade(["cfr:1"], "rlcard-leduc", baselines="all", jobs=1, worst_case=False)
+    assert sorted(r.names) == sorted(["cfr:1", *five, "rlcard-v1", "rlcard-v2"])
+    assert {s.name for s in r.standings} >= {"rlcard-v1", "rlcard-v2"}
+    r = grade(["cfr:1"], "leduc", baselines="all", jobs=1, worst_case=False)
+    assert sorted(r.names) == sorted(["cfr:1", *five])
+
+
+def test_grade_cli_baselines_all_on_rlcard_leduc(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(
+            ["grade", "uniform", "--preset", "rlcard-leduc", "--baselines", "all"]
+            + ["--out", str(tmp_path / "g"), "--jobs", "1", "--no-heatmap"]
+        )
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    assert "rlcard-v1" in out and "rlcard-v2" in out

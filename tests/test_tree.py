@@ -46,9 +46,9 @@ def test_conformance(name):
     assert (tree.actor[dec] >= 0).all() and (tree.actor[~dec] == -1).all()
     assert (tree.legal[dec].sum(axis=1) >= 2).all()  # call and at least one more
     assert tree.legal[dec, 0].all()  # call/check is always legal
-    # fold legal exactly when facing a bet
+    # fold legal exactly when facing a bet (always, under RLCard's fold rule)
     facing = tree.contrib[dec, :].max(axis=1) > tree.contrib[np.flatnonzero(dec), tree.actor[dec]]
-    assert (tree.legal[dec, 2] == facing).all()
+    assert (tree.legal[dec, 2] == (facing | (config.fold_rule == "always"))).all()
     # the actor is active; contributions never decrease; active seats only shrink
     assert tree.active[np.flatnonzero(dec), tree.actor[dec]].all()
     par = tree.parent[1:]
@@ -66,10 +66,16 @@ def test_conformance(name):
     for z in term[~alone]:
         bets = tree.contrib[z][tree.active[z]]
         assert (bets == bets.max()).all()
-    # chance nodes deal each rank once
+    # chance nodes deal each rank once; a dealt small blind is the root chance, one edge per seat
     ch = tree.kind == CHANCE
+    if config.dealt_blind:
+        S = config.num_seats
+        assert ch[0] and (tree.children[0, 3 : 3 + S] >= 0).all()
+        assert (tree.children[0, 3 + S :] == -1).all() and (tree.children[0, :3] == -1).all()
+        assert (tree.blind[0] == -1) and (tree.blind[1:] >= 0).all()
+        ch[0] = False
     if config.has_community:
-        assert (tree.children[ch, 3:] >= 0).all()
+        assert (tree.children[ch, 3 : 3 + config.num_ranks] >= 0).all()
     else:
         assert not ch.any()
     # exact deal probabilities sum to 1

@@ -94,7 +94,8 @@ def expectiminimax_values(tree: PublicTree, seat: int, depth: int) -> np.ndarray
     kids = children[dec, :3]  # (D, 3), -1 where illegal
     legal = kids >= 0
     safe = np.where(legal, kids, 0)
-    chance = np.flatnonzero(kind == CHANCE)  # none in one-round games
+    # community deals (none in one-round games); a dealt small blind's root is no such node
+    chance = np.flatnonzero((kind == CHANCE) & (tree.parent >= 0))
     ckids = children[chance, 3 : 3 + R] if len(chance) else np.zeros((0, R), np.int64)
     # P(community y | own x) from the unseen cards before the community card is shown
     before = _unseen(config, np.full(1, -1))[0].astype(np.float64)  # (x, y)

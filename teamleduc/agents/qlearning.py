@@ -171,6 +171,7 @@ class QLearning:
                 c.suits,
                 c.num_seats,
                 c.has_community,
+                c.dealt_blind,
                 self._zrow,
                 group,
                 pot,

@@ -31,10 +31,11 @@ from pathlib import Path
 import numpy as np
 
 from ..arguments import SEED_LIMIT, check_seed, excerpt
-from ..baselines import canonical_name
+from ..baselines import canonical_name, plays_rlcard_rules
 from ..best_response import exploitability, nash_conv
 from ..config import GameConfig, require_config
-from ..errors import ArgumentTypeError, TeamLeducError
+from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
+from ..evaluate import big_blind_of
 from ..files.writing import write_submission
 from ..outputs import save_png
 from ..tree import build_tree
@@ -74,6 +75,25 @@ def check_names(names, what: str) -> None:
 
 
 AGENTS = ("qlearning", "cfr", "expectiminimax")
+#: the report's bots: random, aggressive, cautious; on RLCard's Leduc they are RLCard's own
+REPORT_BOTS = ("uniform", "aggressive", "cautious")
+RLCARD_BOTS = ("uniform", "rlcard-v1", "rlcard-v2")
+#: RLCard's rule agents as the report names them (its Q-learning parameters are keyed so)
+REPORT_NAME = {"rlcard-v1": "aggressive", "rlcard-v2": "cautious"}
+#: the units of the study's values
+UNITS = ("chips", "bb")
+
+
+def default_bots(config: GameConfig) -> tuple[str, ...]:
+    """The report's three bots on ``config``: RLCard's rule agents on RLCard's Leduc."""
+    return RLCARD_BOTS if plays_rlcard_rules(config) else REPORT_BOTS
+
+
+def default_unit(config: GameConfig) -> str:
+    """Big blinds (the report's unit) in a game with blinds, else chips."""
+    return "bb" if config.blinds else "chips"
+
+
 DEFAULT_PARAMETERS = (0.01, 0.5, 0.8)  # alpha, gamma, epsilon for a bot the project did not use
 #: the near-equilibrium reference: DCFR iterations (NashConv about 3e-4 on leduc)
 REFERENCE_ITERATIONS = 2000
@@ -133,8 +153,14 @@ class Study:
         grid: bool = False,
         grid_episodes: int = 200_000,
         parameters: tuple | None = None,
+        unit: str = "chips",
     ):
         self.config = require_config(config)
+        if unit not in UNITS:
+            raise ArgumentValueError(f"unit: {excerpt(str(unit))} is not one of {', '.join(UNITS)}")
+        self.unit = unit
+        #: the factor from chips to the unit of the reports (tables, CSV, pictures)
+        self.scale = 1.0 / big_blind_of(self.config) if unit == "bb" else 1.0
         check_names(agents, "agents")
         check_names(bots, "bots")
         unknown = [a for a in agents if a not in AGENTS]
@@ -235,7 +261,7 @@ class Study:
         if self.grid:
             best = max(self.grid_results[bot], key=lambda r: r[3])
             return best[:3]
-        return PROJECT_PARAMETERS.get(bot, DEFAULT_PARAMETERS)
+        return PROJECT_PARAMETERS.get(REPORT_NAME.get(bot, bot), DEFAULT_PARAMETERS)
 
     def run(self, progress: bool = True) -> Study:
         """Run everything (a KeyboardInterrupt leaves what is done in place)."""
@@ -393,21 +419,68 @@ class Study:
 
     # ------------------------------------------------------------------ output
 
+    @property
+    def unit_text(self) -> str:
+        return "chips" if self.unit == "chips" else "big blinds"
+
+    def _u(self, x):
+        """``x`` (chips) in the study's unit; None stays None."""
+        return None if x is None else x * self.scale
+
     def table(self) -> str:
         """The summary as a Markdown table (one line per bot and agent, in bot order)."""
         seats = "both seats" if self.two_player else "learning seats"
+        per = "chips/hand" if self.unit == "chips" else "bb/hand"
         lines = [
-            f"| bot | agent | exact value ({seats}, chips/hand) | ceiling (best response) | share of ceiling | equilibrium vs bot | NashConv | settings |",
+            f"| bot | agent | exact value ({seats}, {per}) | ceiling (best response) | share of ceiling | equilibrium vs bot | NashConv | settings |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
         ]
         order = {a: i for i, a in enumerate(AGENTS)}
         for r in sorted(self.rows, key=lambda r: (self.bots.index(r.bot), order[r.agent])):
+            nc = self._u(r.nash_conv)
             lines.append(
-                f"| {r.bot} | {r.agent} | {_fmt(r.value)} | {_fmt(r.ceiling)} | "
-                f"{r.share:.1%} | {_fmt(r.equilibrium)} | "
-                f"{'' if r.nash_conv is None else f'{r.nash_conv:.4f}'} | {r.detail} |"
+                f"| {r.bot} | {r.agent} | {_fmt(self._u(r.value))} | {_fmt(self._u(r.ceiling))} | "
+                f"{r.share:.1%} | {_fmt(self._u(r.equilibrium))} | "
+                f"{'' if nc is None else f'{nc:.4f}'} | {r.detail} |"
             )
         return "\n".join(lines)
+
+    def claims(self) -> list[str]:
+        """The report's three claims checked on the exact values measured (each one only
+        when its values are there): CFR wins against every bot; Q-learning beats CFR against
+        the random bot; expectiminimax flattens after depth 1 (against each bot: every change
+        past depth 1 is smaller than the step from depth 0 to depth 1)."""
+        rows = {(r.bot, r.agent): r.value * self.scale for r in self.rows}
+        out = []
+        cfr = [(b, rows[(b, "cfr")]) for b in self.bots if (b, "cfr") in rows]
+        if cfr:
+            ok = all(v > 0 for _, v in cfr)
+            values = ", ".join(f"{b} {v:+.4f}" for b, v in cfr)
+            out.append(
+                f"CFR wins against every bot: {'confirmed' if ok else 'contradicted'} ({values})"
+            )
+        if ("uniform", "cfr") in rows and ("uniform", "qlearning") in rows:
+            q, c = rows[("uniform", "qlearning")], rows[("uniform", "cfr")]
+            out.append(
+                f"Q-learning beats CFR against random: {'confirmed' if q > c else 'contradicted'}"
+                f" (Q-learning {q:+.4f}, CFR {c:+.4f})"
+            )
+        depths = sorted({d for _, d in self.depth_values})
+        if depths[:2] == [0, 1] and len(depths) > 2:
+            for b in self.bots:
+                v = [self.depth_values[(b, d)] * self.scale for d in depths]
+                step = abs(v[1] - v[0])
+                after = max(abs(x - v[1]) for x in v[2:])
+                if step == after == 0:
+                    verdict = f"confirmed: flat at every depth ({v[0]:+.4f})"
+                else:
+                    verdict = (
+                        f"{'confirmed' if after < step else 'contradicted'} (depth 0 to 1 moves "
+                        f"{step:.4f}, depths 2 to {depths[-1]} move at most {after:.4f} from "
+                        "depth 1)"
+                    )
+                out.append(f"expectiminimax flattens after depth 1 against {b}: {verdict}")
+        return out
 
     def depth_table(self) -> str:
         """Expectiminimax's exact value against each bot at every depth (Markdown)."""
@@ -421,7 +494,9 @@ class Study:
         for b in self.bots:
             if (b, depths[0]) in self.depth_values:
                 lines.append(
-                    f"| {b} | " + " | ".join(_fmt(self.depth_values[(b, d)]) for d in depths) + " |"
+                    f"| {b} | "
+                    + " | ".join(_fmt(self._u(self.depth_values[(b, d)])) for d in depths)
+                    + " |"
                 )
         return "\n".join(lines)
 
@@ -441,6 +516,7 @@ class Study:
             with p.open("w", newline="") as fh:
                 w = csv.writer(fh, lineterminator="\n")
                 w.writerow(["agent", "step", "fraction", "value", "ceiling", "equilibrium"])
+                eq = self._u(self.equilibrium.get(bot))
                 for c in curves:
                     for s, v in zip(c.steps, c.values):
                         w.writerow(
@@ -448,9 +524,9 @@ class Study:
                                 c.agent,
                                 s,
                                 f"{s / c.total:.4f}",
-                                repr(v),
-                                repr(f.ceiling),
-                                repr(self.equilibrium.get(bot, "")),
+                                repr(self._u(v)),
+                                repr(self._u(f.ceiling)),
+                                repr("" if eq is None else eq),
                             ]
                         )
             paths.append(p)
@@ -461,9 +537,12 @@ class Study:
             text = self.table()
             if self.depth_values:
                 text += (
-                    "\n\nExpectiminimax by depth (exact value, chips per hand):\n\n"
+                    f"\n\nExpectiminimax by depth (exact value, {self.unit_text} per hand):\n\n"
                     + self.depth_table()
                 )
+            claims = self.claims()
+            if claims:
+                text += "\n\nThe report's claims:\n\n" + "\n".join(f"- {c}" for c in claims)
             p.write_text(text + "\n")
             paths.append(p)
         if self.depth_values:
@@ -472,7 +551,7 @@ class Study:
                 w = csv.writer(fh, lineterminator="\n")
                 w.writerow(["bot", "depth", "value"])
                 for (b, d), v in sorted(self.depth_values.items()):
-                    w.writerow([b, d, repr(v)])
+                    w.writerow([b, d, repr(self._u(v))])
             paths.append(p)
         for bot, results in self.grid_results.items():
             p = out / f"grid-{bot}.csv"
@@ -480,7 +559,7 @@ class Study:
                 w = csv.writer(fh, lineterminator="\n")
                 w.writerow(["alpha", "gamma", "epsilon", "value"])
                 for r in sorted(results, key=lambda r: -r[3]):
-                    w.writerow([*r[:3], repr(r[3])])
+                    w.writerow([*r[:3], repr(self._u(r[3]))])
             paths.append(p)
         for (bot, agent), sub in self.final.items():
             name = agent if not bot else f"{agent}-{bot}"
@@ -496,23 +575,25 @@ class Study:
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(7.5, 4.5))
+        ceiling = self._u(ceiling)
         for c in curves:
             x = 100.0 * np.asarray(c.steps) / c.total
             unit = "episodes" if c.agent == "qlearning" else "iterations"
-            ax.plot(x, c.values, marker="o", ms=3, label=f"{c.label} ({c.total:,} {unit})")
+            values = self.scale * np.asarray(c.values)
+            ax.plot(x, values, marker="o", ms=3, label=f"{c.label} ({c.total:,} {unit})")
         if (bot, self.depth) in self.depth_values:
             ax.axhline(
-                self.depth_values[(bot, self.depth)],
+                self._u(self.depth_values[(bot, self.depth)]),
                 color="tab:green",
                 ls="-.",
                 label=f"expectiminimax, depth {self.depth}",
             )
         ax.axhline(ceiling, color="black", ls="--", label=f"best response (ceiling) {ceiling:+.3f}")
         if bot in self.equilibrium:
-            eq = self.equilibrium[bot]
+            eq = self._u(self.equilibrium[bot])
             ax.axhline(eq, color="gray", ls=":", label=f"near-equilibrium {eq:+.3f}")
         ax.set_xlabel("training (% of the episodes or iterations)")
-        ax.set_ylabel("exact expected value (chips per hand)")
+        ax.set_ylabel(f"exact expected value ({self.unit_text} per hand)")
         ax.set_title(f"{self.config.name}: agents against {bot} (exact, seats averaged)")
         ax.legend(fontsize=8, loc="lower right")
         ax.grid(alpha=0.3)

@@ -14,6 +14,7 @@ from .options import (
     echo_result,
     overwrite_option,
     submission_preset_option,
+    unit_option,
 )
 
 SUB_HELP = (
@@ -79,8 +80,9 @@ def best_response_command(sub, against, config, export_dir, overwrite, as_json):
 @click.command("exploitability")
 @click.argument("sub", metavar="SUB")
 @submission_preset_option
+@unit_option
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-def exploitability_command(sub, config, as_json):
+def exploitability_command(sub, config, unit, as_json):
     """Exact exploitability of a full submission SUB (x = its team A, y = its team B).
 
     Prints BR_B(x) and BR_A(y), the exact team best-response values (each in the responder's
@@ -89,13 +91,16 @@ def exploitability_command(sub, config, as_json):
     ...) it prints NashConv = sum over seats of (best-response value - on-policy value).
     """
     from ..best_response import exploitability, nash_conv
+    from ..evaluate import big_blind_of
 
     config = config_for(config, [sub])
+    if unit == "bb":
+        big_blind_of(config)  # refused before any work on a game without blinds
     if all(len(t) == 1 for t in config.teams):
         result = nash_conv(config, sub)
     else:
         result = exploitability(config, sub)
-    echo_result(result, as_json)
+    echo_result(result.in_big_blinds() if unit == "bb" else result, as_json)
 
 
 COMMANDS = [best_response_command, exploitability_command]

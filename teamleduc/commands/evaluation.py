@@ -18,11 +18,13 @@ from .options import (
     overwrite_option,
     preset_option,
     submission_preset_option,
+    unit_option,
 )
 
 SUB_HELP = (
     "a submission folder or .zip, or a baseline name: uniform, always-call, aggressive, "
-    "cautious, random-pure[:SEED], cfr:N (two-player presets)"
+    "cautious, random-pure[:SEED], cfr:N (two-player presets), rlcard-v1, rlcard-v2 "
+    "(rlcard-leduc)"
 )
 
 
@@ -42,38 +44,46 @@ SUB_HELP = (
     metavar="RANK",
     help="with --cards: condition on this community card too, e.g. J",
 )
+@unit_option
 @click.option("--json", "as_json", is_flag=True, help='print {"value": ..., ...} as JSON')
-def evaluate(team_a_sub, team_b_sub, config, cards, community, as_json):
+def evaluate(team_a_sub, team_b_sub, config, cards, community, unit, as_json):
     """Exact expected utility of team A (seats 1, 3) when TEAM_A_SUB plays seats 1, 3 and
     TEAM_B_SUB plays seats 2, 4.
 
     Each argument is a submission folder or .zip, or a baseline name (uniform, always-call,
-    aggressive, cautious, random-pure[:SEED], cfr:N). The value is enumerated over deals, community
+    aggressive, cautious, random-pure[:SEED], cfr:N; rlcard-v1, rlcard-v2 on rlcard-leduc). The value is enumerated over deals, community
     cards, both teams' signals and every action: no sampling. Team B's value is its negation.
     """
+    from ..evaluate import big_blind_of
     from ..evaluate import evaluate as run
 
     config = config_for(config, [team_a_sub, team_b_sub])
+    if unit == "bb":
+        big_blind_of(config)  # refused before any work on a game without blinds
     result = run(team_a_sub, team_b_sub, config, cards=cards, community=community)
-    echo_result(result, as_json)
+    echo_result(result.in_big_blinds(config) if unit == "bb" else result, as_json)
 
 
 @click.command()
 @click.argument("x", metavar="X")
 @click.argument("y", metavar="Y")
 @submission_preset_option
+@unit_option
 @click.option("--json", "as_json", is_flag=True, help="print the match as JSON")
-def match(x, y, config, as_json):
+def match(x, y, config, unit, as_json):
     """X against Y in both seatings (X as team A, then as team B), exactly.
 
     X's score is the mean of its two team utilities; Y's score is its negation. X and Y are
     submission folders or .zip files playing every seat, or baseline names.
     """
+    from ..evaluate import big_blind_of
     from ..evaluate import match as run
 
     config = config_for(config, [x, y])
+    if unit == "bb":
+        big_blind_of(config)
     result = run(x, y, config)
-    echo_result(result, as_json)
+    echo_result(result.in_big_blinds(config) if unit == "bb" else result, as_json)
 
 
 @click.command()
@@ -253,8 +263,8 @@ def grade(
 @overwrite_option("replace --out if it exists and is not empty")
 def baseline(name, config, out_path, overwrite):
     """Export baseline NAME as a submission: uniform, always-call, aggressive, cautious or
-    random-pure[:SEED] or cfr:N (two-player presets: the solver after N iterations); one
-    signal, every seat.
+    random-pure[:SEED] or cfr:N (two-player presets: the solver after N iterations), or on
+    rlcard-leduc RLCard's rule agents rlcard-v1, rlcard-v2; one signal, every seat.
     """
     from ..baselines import canonical_name, export_baseline
 

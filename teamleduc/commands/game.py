@@ -64,6 +64,15 @@ def info(config, as_json):
         f"ante {c.ante}, raise sizes {list(c.raise_sizes)}, raise rule {c.raise_rule}"
         + (f" (cap {c.max_raises})" if c.raise_rule == "cap" else "")
         + (f", stack {c.stack} (ante included)" if c.stack is not None else "")
+        + (
+            f", blinds {c.blinds[0]}/{c.blinds[1]} (small blind "
+            + ("dealt each hand" if c.dealt_blind else "seat 1")
+            + ", acts first)"
+            if c.blinds
+            else ""
+        )
+        + (", round 2 opened after round 1's closer" if c.round2_order != "lowest-seat" else "")
+        + (", fold always legal" if c.fold_rule != "facing-bet" else "")
         + ", teams "
         + " vs ".join("{" + ",".join(str(s + 1) for s in t) + "}" for t in c.teams)
     )
@@ -146,8 +155,17 @@ def infosets(config, out_dir, fmt, no_examples, overwrite):
     help='actions as SEAT:ACTION with c (call/check), r (raise), f (fold); an optional "/" '
     'ends round 1, e.g. "1:r 2:f 3:f 4:c / 1:c 4:r 1:r 4:c"',
 )
+@click.option(
+    "--small-blind",
+    "small_blind",
+    type=int,
+    default=None,
+    metavar="K",
+    help="the seat (1-based) that posts the small blind: required on presets that deal it "
+    "(rlcard-leduc), refused on the others",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the replay as JSON")
-def replay(config, cards, community, actions, as_json):
+def replay(config, cards, community, actions, small_blind, as_json):
     """Replay one hand: each actor's information set, then every seat's and team's utility.
 
     An illegal action stops the replay with the rule it breaks (exit code 2)."""
@@ -155,8 +173,30 @@ def replay(config, cards, community, actions, as_json):
 
     for option, text in (("--cards", cards), ("--community", community), ("--actions", actions)):
         _check_hand_text(config, option, text)
-    result = run_replay(config, cards, actions, community)
+    result = run_replay(config, cards, actions, community, _small_blind_seat(config, small_blind))
     echo_result(result, as_json)
+
+
+def _small_blind_seat(config, small_blind: int | None) -> int | None:
+    """The 0-based seat of ``--small-blind K`` (1-based), checked against ``config``: required
+    where the small blind is dealt (rlcard-leduc), refused elsewhere; TeamLeducError naming
+    the option otherwise."""
+    S = config.num_seats
+    if not config.dealt_blind:
+        if small_blind is not None:
+            raise TeamLeducError(
+                f"--small-blind: {config.name} does not deal the small blind (only presets "
+                "such as rlcard-leduc do); leave the option out"
+            )
+        return None
+    if small_blind is None:
+        raise TeamLeducError(
+            f"--small-blind K is required on {config.name}, which deals the small blind: "
+            f"give the seat (1..{S}) that posts it"
+        )
+    if not 1 <= small_blind <= S:
+        raise TeamLeducError(f"--small-blind {small_blind}: {config.name} has seats 1..{S}")
+    return small_blind - 1
 
 
 #: characters of ``--cards``, ``--community`` or ``--actions`` accepted: far above the longest

@@ -184,3 +184,16 @@ class Seed(click.ParamType):
         if not 0 <= number < SEED_LIMIT:
             self.fail(f"{number} is not a seed: give an integer from 0 to 2**63 - 1", param, ctx)
         return number
+
+
+def unit_option(f):
+    """``--unit chips|bb``: report values in chips (the default) or in big blinds (games with
+    blinds, e.g. rlcard-leduc: RLCard's unit)."""
+    return click.option(
+        "--unit",
+        type=click.Choice(["chips", "bb"]),
+        default="chips",
+        show_default=True,
+        help="report values in chips or in big blinds (bb: games with blinds, e.g. rlcard-leduc, "
+        "whose payoffs RLCard reports in big blinds)",
+    )(f)

@@ -212,7 +212,14 @@ def play(config, seat, against, hands, seed):
         while hands == 0 or played < hands:
             hand.deal(rng)
             policy.new_hand()
-            click.echo(f"\n-- hand {played + 1}: your card {config.ranks[hand.cards[me]]}")
+            blinds = ""
+            if config.blinds:
+                sb = hand.small_blind
+                blinds = (
+                    f"; blinds {config.blinds[0]}/{config.blinds[1]}: small blind "
+                    f"{'you' if sb == me else f'player_{sb + 1}'}"
+                )
+            click.echo(f"\n-- hand {played + 1}: your card {config.ranks[hand.cards[me]]}{blinds}")
             while not hand.over:
                 s = hand.to_act
                 if s == me:

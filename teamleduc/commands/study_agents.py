@@ -50,8 +50,10 @@ def _seats(text: str, num_seats: int) -> list[int]:
               callback=preset_callback, help="game preset")  # fmt: skip
 @click.option("--agents", "agents", default="qlearning,cfr,expectiminimax", show_default=True,
               help="comma-separated: qlearning, cfr, expectiminimax")  # fmt: skip
-@click.option("--bots", default="uniform,aggressive,cautious", show_default=True,
-              help="comma-separated baselines playing every other seat")  # fmt: skip
+@click.option("--bots", default=None,
+              help="comma-separated baselines playing every other seat [default: "
+              "uniform,aggressive,cautious; on rlcard-leduc uniform,rlcard-v1,rlcard-v2, "
+              "RLCard's own rule agents]")  # fmt: skip
 @click.option("--episodes", default=1_000_000, show_default=True, type=click.IntRange(1),
               help="Q-learning training hands per bot (all learning seats together)")  # fmt: skip
 @click.option("--cfr-iterations", default=2000, show_default=True, type=click.IntRange(1),
@@ -71,16 +73,20 @@ def _seats(text: str, num_seats: int) -> list[int]:
 @click.option("--grid-episodes", default=200_000, show_default=True, type=click.IntRange(1),
               help="episodes of each grid point")  # fmt: skip
 @click.option("--seed", default=0, show_default=True, type=Seed(), help="seed (0 to 2**63-1)")
+@click.option("--unit", type=click.Choice(["chips", "bb"]), default=None,
+              help="unit of the tables, curves and pictures [default: bb (big blinds, the "
+              "report's unit) in a game with blinds such as rlcard-leduc, else chips]")  # fmt: skip
 @click.option("--out", "out_dir", default="out/study-agents", show_default=True,
               type=click.Path(file_okay=False), help="folder for the curves, tables and policies")  # fmt: skip
 @overwrite_option("replace --out if it exists and is not empty")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
 def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_variant, depth,
-                   max_depth, seats, alpha, gamma, epsilon, grid, grid_episodes, seed, out_dir,
-                   overwrite, no_progress):  # fmt: skip
+                   max_depth, seats, alpha, gamma, epsilon, grid, grid_episodes, seed, unit,
+                   out_dir, overwrite, no_progress):  # fmt: skip
     """Train Q-learning, CFR and expectiminimax against rule bots and measure every point of
-    every learning curve exactly (the RLCard Leduc project, seed 004).
+    every learning curve exactly (the RLCard Leduc project, seed 004). On rlcard-leduc
+    (RLCard's own game) the bots are RLCard's and the values are in big blinds, as in the report.
 
     Writes per bot BOT.png and BOT.csv (exact value every 1/20 of training, seats averaged,
     with the exact best-response ceiling and a near-equilibrium's value), summary.md,
@@ -88,7 +94,7 @@ def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_vari
     submissions in policies/, all as one unit (an existing non-empty --out needs
     --overwrite). Ctrl-C writes the curves so far as CSV (exit code 130).
     """
-    from ..agents.study import Study
+    from ..agents.study import Study, default_bots, default_unit
     from ..outputs import check_target, staged_folder
 
     given = [x is not None for x in (alpha, gamma, epsilon)]
@@ -98,7 +104,7 @@ def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_vari
     study = Study(
         config,
         agents=_names(agents),
-        bots=_names(bots),
+        bots=default_bots(config) if bots is None else _names(bots),
         episodes=episodes,
         cfr_iterations=cfr_iterations,
         cfr_variant=cfr_variant,
@@ -109,6 +115,7 @@ def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_vari
         grid=grid,
         grid_episodes=grid_episodes,
         parameters=(alpha, gamma, epsilon) if all(given) else None,
+        unit=default_unit(config) if unit is None else unit,
     )
     check_target(out_dir, overwrite)  # before the (long) study
     interrupted = False
@@ -124,6 +131,9 @@ def agents_command(ctx, config, agents, bots, episodes, cfr_iterations, cfr_vari
         click.echo(study.table())
     if study.depth_values:
         click.echo("\nexpectiminimax by depth:\n" + study.depth_table())
+    claims = study.claims()
+    if claims:
+        click.echo("\nthe report's claims:\n" + "\n".join(f"- {c}" for c in claims))
     click.echo(f"\nwrote {len(paths)} files in {out_dir} ({study.seconds:.1f} s)")
     if interrupted:
         click.echo("interrupted: the curves so far are written (CSV, no pictures)", err=True)

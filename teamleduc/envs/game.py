@@ -36,7 +36,7 @@ import numpy as np
 
 from ..config import GameConfig, get_config
 from ..errors import ArgumentTypeError, ArgumentValueError
-from ..infosets import InfosetTable, infoset_tables, mask
+from ..infosets import InfosetTable, blind_token, infoset_tables, mask
 from ..payoffs import utilities_at
 from ..rules import ACTION_CHARS
 from ..tree import CHANCE, DECISION, TERMINAL, PublicTree, build_tree
@@ -156,8 +156,10 @@ def _env_game(config: GameConfig) -> EnvGame:
     tables = infoset_tables(tree)
     S, R = config.num_seats, config.num_ranks
     term = tree.terminals
-    # actions on the path = depth minus the one chance edge of hands that reach round 2
-    H = int((tree.depth[term] - (tree.community[term] >= 0)).max())
+    # actions on the path = depth minus the chance edges: the community card of hands that
+    # reach round 2, and a dealt small blind
+    chance_edges = (tree.community[term] >= 0).astype(np.int64) + int(config.dealt_blind)
+    H = int((tree.depth[term] - chance_edges).max())
     widths = {
         "own_rank": R,
         "community": R if config.has_community else 0,
@@ -187,9 +189,10 @@ class Hand:
     """One hand in play on ``game``'s public tree.
 
     ``node`` is the public node (always a decision or terminal node between calls: chance nodes
-    are passed through with the hand's community card), ``cards`` the private ranks (0-based
-    rank per seat), ``community`` the community rank (-1 before it is dealt or in one-round
-    games), ``public`` the observer-independent part of the observation.
+    are passed through with the hand's small blind and community card), ``cards`` the private
+    ranks (0-based rank per seat), ``community`` the community rank (-1 before it is dealt or
+    in one-round games), ``small_blind`` the 0-based seat that posted the small blind (-1 in
+    games without blinds), ``public`` the observer-independent part of the observation.
     """
 
     def __init__(self, game: EnvGame):
@@ -216,32 +219,57 @@ class Hand:
         self.node = 0
         self.cards: tuple[int, ...] = ()
         self.community = -1
+        self.small_blind = -1
+        self.root = 0  # the first decision node of the hand (below a dealt small blind)
         self.actions: list[tuple[int, int]] = []  # (seat, action) in order
         self.community_after = -1  # how many actions came before the community card
         self.history = ""  # the information-set string after the mask
 
     def deal(self, rng: np.random.Generator) -> None:
-        """Start a new hand: deal S private cards and the community card from a shuffled deck."""
+        """Start a new hand: deal S private cards and the community card from a shuffled deck
+        (then, where the small blind is dealt, its seat: one more uniform draw)."""
         c = self.game.config
         need = c.num_seats + (1 if c.has_community else 0)
         ranks = (rng.permutation(c.num_cards)[:need] // c.suits).tolist()
-        self.start(ranks[: c.num_seats], ranks[c.num_seats] if c.has_community else -1)
+        blind = int(rng.integers(c.num_seats)) if c.dealt_blind else None
+        self.start(ranks[: c.num_seats], ranks[c.num_seats] if c.has_community else -1, blind)
 
-    def start(self, cards, community: int = -1) -> None:
+    def start(self, cards, community: int = -1, small_blind: int | None = None) -> None:
         """Start a new hand with given private ranks and (two-round games) community rank; the
-        community card is shown only when round 2 starts."""
+        community card is shown only when round 2 starts. ``small_blind``: the 0-based seat
+        posting the small blind, required where it is dealt (``rlcard-leduc``) and refused
+        elsewhere (ArgumentValueError naming it)."""
+        c = self.game.config
+        root = 0
+        if c.dealt_blind:
+            if (
+                isinstance(small_blind, (bool, np.bool_))
+                or not isinstance(small_blind, numbers.Integral)
+                or not 0 <= small_blind < c.num_seats
+            ):
+                raise ArgumentValueError(
+                    f"small_blind: {c.name} deals the small blind; give the 0-based seat that "
+                    f"posts it (0..{c.num_seats - 1}), not {small_blind!r}"
+                )
+            root = int(self._children.item(0, 3 + int(small_blind)))
+        elif small_blind is not None:
+            raise ArgumentValueError(
+                f"small_blind: {c.name} does not deal the small blind; leave it None"
+            )
         self.cards = tuple(int(x) for x in cards)
         self._deck_community = int(community)
         self.community = -1
-        self.node = 0
+        self.small_blind = int(small_blind) if c.dealt_blind else (0 if c.blinds else -1)
+        self.root = root
+        self.node = root
         self.actions = []
         self.community_after = -1
-        self.history = ""
+        self.history = blind_token(self.small_blind) if c.dealt_blind else ""
         pub = self.public
         pub[:] = 0.0
         pub[self._sl_active] = 1.0
-        pub[self._sl_contrib] = self._contrib[0]
-        pub[self._o_act + int(self._actor[0])] = 1.0
+        pub[self._sl_contrib] = self._contrib[root]
+        pub[self._o_act + int(self._actor[root])] = 1.0
 
     # -- queries ---------------------------------------------------------------------------
 

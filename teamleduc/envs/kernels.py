@@ -79,6 +79,7 @@ def play_hands(
     suits,
     num_seats,
     has_community,
+    dealt_blind,
     zrow,
     group,
     pot,
@@ -113,6 +114,9 @@ def play_hands(
         # one action of every live hand per pass: the hands' table look-ups are independent,
         # so their cache misses overlap (the walk is bound by memory latency, not arithmetic)
         node = np.zeros(m, np.int64)
+        if dealt_blind:  # the root deals the small blind: one uniform seat per hand
+            for h in range(m):
+                node[h] = children[0, 3 + int(np.random.random() * num_seats)]
         live = np.arange(m)
         num_live = m
         while num_live > 0:
@@ -120,7 +124,8 @@ def play_hands(
             for q in range(num_live):
                 h = live[q]
                 nd = node[h]
-                if kind[nd] == CHANCE:  # round 2 starts: the hand's community card
+                if kind[nd] == CHANCE:  # round 2 starts: the hand's community card (the root's
+                    # chance, a dealt small blind, was passed when the hand started)
                     nd = children[nd, 3 + comm[h]]
                 s = actor[nd]
                 row = (
@@ -170,6 +175,7 @@ def train_slice(
     suits,
     num_seats,
     has_community,
+    dealt_blind,
     zrow,
     group,
     pot,
@@ -191,6 +197,8 @@ def train_slice(
             cards[s] = deck[s] // suits
         comm = deck[num_seats] // suits if has_community else -1
         node = 0
+        if dealt_blind:  # the root deals the small blind: a uniform seat
+            node = children[0, 3 + int(np.random.random() * num_seats)]
         prev = -1
         prev_a = 0
         while True:

@@ -8,12 +8,13 @@ __all__ = ["render_table", "history_text"]
 
 
 def history_text(hand: Hand) -> str:
-    """The public history as ``1:r 2:f 3:f 4:c / J / 1:c 4:r`` (``/ J /``: the community card)."""
+    """The public history as ``1:r 2:f 3:f 4:c / J / 1:c 4:r`` (``/ J /``: the community card;
+    where the small blind is dealt, ``SB 2`` first: seat 2 posted it)."""
     config = hand.game.config
-    parts = []
+    parts = [f"SB {hand.small_blind + 1}"] if config.dealt_blind else []
     round_of = hand.game.tree.round
     shown = False
-    node = 0
+    node = hand.root
     for seat, a in hand.actions:
         if not shown and hand.community >= 0 and round_of[node] == 1:
             parts.append(f"/ {config.ranks[hand.community]} /")
@@ -22,7 +23,9 @@ def history_text(hand: Hand) -> str:
         node = _child(hand, node, a)
     if not shown and hand.community >= 0:
         parts.append(f"/ {config.ranks[hand.community]} /")
-    return " ".join(parts) if parts else "(no action yet)"
+    if not hand.actions:
+        parts.append("(no action yet)")
+    return " ".join(parts)
 
 
 def _child(hand: Hand, node: int, a: int) -> int:

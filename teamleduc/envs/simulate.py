@@ -173,6 +173,7 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
         config.suits,
         S,
         config.has_community,
+        config.dealt_blind,
         zrow,
         group,
         pot,

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..arguments import check_flag, check_path
-from ..baselines import BASELINES, canonical_name, parse_baseline, solver_average
+from ..baselines import baselines_for, canonical_name, parse_baseline, solver_average
 from ..config import GameConfig, get_config
 from ..entrants import NamedPath
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
@@ -54,7 +54,9 @@ def grade(
     submissions : submission paths (folders or ``.zip``); baseline names are accepted too, and
         :class:`~teamleduc.entrants.NamedPath` for a path graded under a given name.
     config : GameConfig or preset name.
-    baselines : baseline names added to the round robin (``"all"`` for all five).
+    baselines : baseline names added to the round robin (``"all"`` for all five, and RLCard's
+        rule agents ``rlcard-v1`` and ``rlcard-v2`` on ``rlcard-leduc``:
+        :func:`teamleduc.baselines.baselines_for`).
     jobs : processes that load submissions in parallel, and threads of the pair products (0 or
         None: one per CPU; needs the ``fork`` start method, else loading is sequential); the
         output does not depend on it.
@@ -86,7 +88,8 @@ def grade(
     blist: list[str] = []
     for b in baselines:
         b = b.strip()
-        for c in BASELINES if b.lower() == "all" else () if b.lower() in ("", "none") else (b,):
+        every = baselines_for(config)
+        for c in every if b.lower() == "all" else () if b.lower() in ("", "none") else (b,):
             c = canonical_name(c)
             if c not in blist:
                 blist.append(c)
