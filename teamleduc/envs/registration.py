@@ -3,6 +3,11 @@ and, where PettingZoo has a registry (1.27 and later), in PettingZoo's AEC regis
 
 The id is the preset name in CamelCase: ``team-leduc`` -> ``teamleduc/TeamLeduc-v0``,
 ``team-leduc-2025`` -> ``teamleduc/TeamLeduc2025-v0``, ``kuhn-100`` -> ``teamleduc/Kuhn100-v0``.
+
+Also ``teamleduc/KuhnPoker-v0`` (:data:`KUHN_POKER_ID`), gym-kuhn-poker's interface
+(:class:`teamleduc.envs.kuhn.KuhnPokerEnv`), in Gymnasium only. It is registered without
+Gymnasium's passive checker, as MO-Gymnasium's ``make`` does: the checker wants a scalar reward,
+and this environment's reward is a vector (one entry per player).
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import gymnasium
 
 from ..config import PRESETS
 
-__all__ = ["ENV_IDS", "env_id", "register_all"]
+__all__ = ["ENV_IDS", "KUHN_POKER_ID", "env_id", "register_all"]
 
 
 def env_id(preset: str) -> str:
@@ -20,6 +25,8 @@ def env_id(preset: str) -> str:
 
 
 ENV_IDS = {name: env_id(name) for name in PRESETS}
+#: gym-kuhn-poker's ``KuhnPoker-v0`` on the toolkit's engine
+KUHN_POKER_ID = "teamleduc/KuhnPoker-v0"
 
 
 def register_all() -> None:
@@ -28,6 +35,10 @@ def register_all() -> None:
             gymnasium.register(
                 id_, entry_point="teamleduc.envs.seat:SeatEnv", kwargs={"preset": name}
             )
+    if KUHN_POKER_ID not in gymnasium.registry:
+        gymnasium.register(
+            KUHN_POKER_ID, entry_point="teamleduc.envs.kuhn:KuhnPokerEnv", disable_env_checker=True
+        )
     try:
         import pettingzoo
     except ImportError:  # pragma: no cover - pettingzoo is a dependency
