@@ -230,6 +230,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("teamleduc.studies",),
     ("teamleduc.envs",),
     ("teamleduc.agents",),
+    ("teamleduc.openspiel", "teamleduc.rlcard"),  # the framework adapters (optional extras)
     (
         "teamleduc.api",
         "teamleduc.warmup",
