@@ -109,24 +109,42 @@ def _weights(C, T, team, out):
 
 @njit(cache=True, inline="always")
 def _leaf(h, z, team, C, T, cx_ptr, cx_idx, V, w, B):
-    """V[h, b] = sum_{x in b} W[z, x], W from the other team's reach T."""
-    XA = C.shape[1]
-    XB = C.shape[2]
+    """V[h, b] = sum_{x in b} W[z, x], W from the other team's reach T; returns whether any
+    value is non-zero (False at once, values zeroed, where the other team never reaches z)."""
+    zu = _u(z)
+    Tz = T[zu]
+    Cz = C[zu]
+    XA = Cz.shape[0]
+    XB = Cz.shape[1]
+    other = Tz.shape[0]
+    reached = False
+    for y in range(other):
+        if Tz[y] != 0.0:
+            reached = True
+            break
+    if not reached:
+        Vr = V[_u(h)]
+        for b in range(B):
+            Vr[b] = 0.0
+        return False
     if team == 0:
         for a in range(XA):
             s = 0.0
+            Ca = Cz[a]
             for b in range(XB):
-                s += C[z, a, b] * T[z, b]
+                s += Ca[b] * Tz[b]
             w[a] = s
     else:
         for b in range(XB):
             w[b] = 0.0
         for a in range(XA):
-            t = T[z, a]
+            t = Tz[a]
             if t != 0.0:
+                Ca = Cz[a]
                 for b in range(XB):
-                    w[b] -= C[z, a, b] * t
+                    w[b] -= Ca[b] * t
     _belief_sums(w, cx_ptr, cx_idx, V, h, B)
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -141,16 +159,21 @@ def _belief_sums(w, cx_ptr, cx_idx, V, row, B):
 
 
 @njit(cache=True, inline="always")
-def _sum_children(h, children, V, B):
+def _sum_children(h, children, V, B, nonzero):
+    """V[h] = the sum of the children's values (a node where the team does not act); the
+    node is marked in ``nonzero`` when a child is."""
     Vh = V[_u(h)]
     for b in range(B):
         Vh[b] = 0.0
+    any_child = False
     for a in range(children.shape[1]):
         c = children[h, a]
-        if c >= 0:
+        if c >= 0 and nonzero[c]:
+            any_child = True
             Vc = V[_u(c)]
             for b in range(B):
                 Vh[b] += Vc[b]
+    nonzero[h] = any_child
 
 
 @njit(cache=True, inline="always", fastmath=_FAST)
@@ -181,32 +204,47 @@ def _cfr_node(
     util,
     w,
     B,
+    nonzero,
 ):
+    """One node of the bottom-up regret pass. ``nonzero`` marks the nodes whose values may be
+    non-zero (the dummy node N never is): where every child's values are zero, so are the
+    rows' utilities, and the gather of child values is skipped (the update is the same)."""
     if kind[h] == 2:
-        _leaf(h, term_index[h], team, C, T, cx_ptr, cx_idx, V, w, B)
+        nonzero[h] = _leaf(h, term_index[h], team, C, T, cx_ptr, cx_idx, V, w, B)
         return
-    t = table[h]
+    t = _u(table[h])
+    c0 = _u(children[h, 0])  # padded: the dummy node N (all-zero values) if missing
+    c1 = _u(children[h, 1])
+    c2 = _u(children[h, 2])
+    live = nonzero[c0] or nonzero[c1] or nonzero[c2]
+    nonzero[h] = live
     # unsigned indices throughout: numba checks every signed index for wraparound, which
-    # cost a third of this loop (team-leduc: 0.20 s against 0.13 s per team pass)
-    V0 = V[_u(children[h, 0])]  # padded: the dummy node N (all-zero values) if missing
-    V1 = V[_u(children[h, 1])]
-    V2 = V[_u(children[h, 2])]
+    # cost a third of this loop; the table's offsets and the node's first row are hoisted
+    V0 = V[c0]
+    V1 = V[c1]
+    V2 = V[c2]
     Vh = V[_u(h)]
     ph = possible[_u(h)]
+    off = tab_offsets[t]
+    base = _u(row0[h] - tab_start[t])
     for b in range(B):
         if not ph[b]:
             Vh[b] = 0.0
             continue
-        lo = _u(tab_offsets[t, b])
-        n = _u(tab_offsets[t, b + 1]) - lo
-        first = _u(row0[h] + tab_offsets[t, b] - tab_start[t])
+        lo = _u(off[b])
+        n = _u(off[b + 1]) - lo
+        first = base + lo
         ev = 0.0
-        for j in range(n):
-            r = lo + j
-            # padded: the dummy belief B (value 0) where no rank plays the action
-            u = V0[_u(tab_child[r, 0])] + V1[_u(tab_child[r, 1])] + V2[_u(tab_child[r, 2])]
-            util[j] = u
-            ev += sigma[first + j] * u
+        if live:
+            for j in range(n):
+                r = lo + j
+                # padded: the dummy belief B (value 0) where no rank plays the action
+                u = V0[_u(tab_child[r, 0])] + V1[_u(tab_child[r, 1])] + V2[_u(tab_child[r, 2])]
+                util[j] = u
+                ev += sigma[first + j] * u
+        else:
+            for j in range(n):
+                util[j] = 0.0
         Vh[b] = ev
         total = 0.0
         for j in range(n):
@@ -252,13 +290,15 @@ def _cfr_par(
     w,
     B,
     child_all,
+    nonzero,
 ):
+    nonzero[kind.shape[0]] = False  # the dummy node
     for lev in range(bounds.shape[0] - 2, -1, -1):
         for i in prange(bounds[lev], bounds[lev + 1]):
             th = numba.get_thread_id()
             h = order[i]
             if member[h] < 0 and kind[h] != 2:
-                _sum_children(h, child_all, V, B)
+                _sum_children(h, child_all, V, B, nonzero)
             else:
                 _cfr_node(
                     h,
@@ -287,6 +327,7 @@ def _cfr_par(
                     util[th],
                     w[th],
                     B,
+                    nonzero,
                 )
 
 
@@ -318,10 +359,12 @@ def _cfr_ser(
     w,
     B,
     child_all,
+    nonzero,
 ):
+    nonzero[kind.shape[0]] = False  # the dummy node
     for h in range(kind.shape[0] - 1, -1, -1):
         if member[h] < 0 and kind[h] != 2:
-            _sum_children(h, child_all, V, B)
+            _sum_children(h, child_all, V, B, nonzero)
         else:
             _cfr_node(
                 h,
@@ -350,6 +393,7 @@ def _cfr_ser(
                 util[0],
                 w[0],
                 B,
+                nonzero,
             )
 
 
@@ -547,14 +591,15 @@ def _flow_node(
     child_all,
 ):
     if kind[h] == 2:
-        z = term_index[h]
-        for x in range(Tout.shape[1]):
-            Tout[z, x] = 0.0
+        Tz = Tout[_u(term_index[h])]
+        Fh = F[_u(h)]
+        for x in range(Tz.shape[0]):
+            Tz[x] = 0.0
         for b in range(B):
-            f = F[h, b]
+            f = Fh[b]
             if f != 0.0:
-                for k in range(cx_ptr[b], cx_ptr[b + 1]):
-                    Tout[z, cx_idx[k]] += f
+                for k in range(_u(cx_ptr[b]), _u(cx_ptr[b + 1])):
+                    Tz[_u(cx_idx[k])] += f
         return
     if member[h] < 0:
         for a in range(child_all.shape[1]):
@@ -563,7 +608,7 @@ def _flow_node(
                 for b in range(B):
                     F[c, b] = F[h, b]
         return
-    t = table[h]
+    t = _u(table[h])
     F0 = F[_u(children[h, 0])]  # padded: writes to the dummy row/column are never read
     F1 = F[_u(children[h, 1])]
     F2 = F[_u(children[h, 2])]
@@ -572,13 +617,15 @@ def _flow_node(
         F0[b] = 0.0
         F1[b] = 0.0
         F2[b] = 0.0
+    off = tab_offsets[t]  # hoisted with the node's first row, indices unsigned
+    base = _u(row0[h] - tab_start[t])
     for b in range(B):
         f = Fh[b]
         if f == 0.0:
             continue
-        lo = _u(tab_offsets[t, b])
-        n = _u(tab_offsets[t, b + 1]) - lo
-        first = _u(row0[h] + tab_offsets[t, b] - tab_start[t])
+        lo = _u(off[b])
+        n = _u(off[b + 1]) - lo
+        first = base + lo
         for j in range(n):
             e = f * sigma[first + j]
             if e == 0.0:

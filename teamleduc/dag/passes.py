@@ -119,6 +119,7 @@ def cfr_update(
         w,
         dag.num_beliefs,
         tree.children,
+        np.empty(tree.num_nodes + 1, np.bool_),
     )
     if sw.parallel:
         _cfr_par(sw.order, sw.bounds, *args)

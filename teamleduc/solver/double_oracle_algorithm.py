@@ -51,6 +51,9 @@ class DoubleOracleAlgorithm:
     def refine_opponents(self) -> tuple:
         return (None, None)
 
+    def release_scratch(self) -> None:
+        """Nothing to free: the restricted games are small."""
+
     def direct_export(self, max_signals: int):
         """The best restricted mixtures measured so far, if they fit in ``max_signals``."""
         from .export import ExportResult, merge_submission

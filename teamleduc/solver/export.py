@@ -331,11 +331,17 @@ def guaranteed_value(game: DagGame, mixture: TeamMixture) -> float:
 
     team = mixture.team
     dag = game.dags[team]
-    per_item = [item.strategies() for item in mixture.items]
-    played = SimpleNamespace(
-        probs=mixture.weights, strategies={s: [st[s] for st in per_item] for s in dag.seats}
-    )
-    T = team_reach(game.tree, played, dag.seats)
+    # one signal at a time: a pure item's (n, 3) behaviour is built only while it is summed
+    # (all of them at once: 0.7 GB for 100 signals on team-leduc); T accumulates the signals
+    # in order, so the sums are the same bit for bit as in one team_reach over all of them
+    T = None
+    for w, item in zip(np.asarray(mixture.weights, dtype=np.float64).tolist(), mixture.items):
+        strategies = item.strategies()
+        played = SimpleNamespace(probs=[w], strategies={s: [strategies[s]] for s in dag.seats})
+        Tj = team_reach(game.tree, played, dag.seats)
+        T = Tj if T is None else np.add(T, Tj, out=T)
+    if T is None:
+        raise ValueError("guaranteed_value: the mixture has no signals")
     v = best_values(game, 1 - team, T, game.dags[1 - team].new_values())
     return -v if team == 0 else v
 

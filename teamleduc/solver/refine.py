@@ -331,7 +331,9 @@ def shared_weights(
             follow = restart(follower, lead.size, lead.weights)
             follow_bound = guaranteed_value(game, follow)
             consider(*pair(lead, lead_bound, follow, follow_bound))
-    # the follower: the leader's weights, fixed, for the rest of the time
+    # the follower: the leader's weights, fixed, for the rest of the time (the leader's
+    # refiner is let go first: its best signals live on in ``lead``)
+    del run
     run = TeamRefinement(
         game,
         follow,

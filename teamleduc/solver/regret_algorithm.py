@@ -66,6 +66,11 @@ class RegretAlgorithm:
         refinement's opponent near equilibrium instead of from uniform."""
         return ((self.rm.reg[1], self.rm.sigma[1]), (self.rm.reg[0], self.rm.sigma[0]))
 
+    def release_scratch(self) -> None:
+        """Free the regret minimiser's scratch arrays before a long phase that does not
+        iterate (the refinement): they are allocated again on the next use."""
+        self.rm.release_scratch()
+
     def state(self) -> dict:
         return self.rm.state()
 

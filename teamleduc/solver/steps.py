@@ -211,6 +211,7 @@ def refine_step(run: SolveSession, status: str) -> tuple[ExportResult, str]:
         # it is built from the mixtures if the refinement does not beat them
         ex = dataclasses.replace(ex, submission=None)
         run.best = run.halves = None
+    alg.release_scratch()  # the minimiser's values and flows: not used while refining
     refined = refine_export(
         run.game,
         ex,

@@ -48,6 +48,11 @@ from .refine_kernels import _member_pass, _member_reach, _member_values, _pair_r
 BLOCK_ITERS = 200
 #: a block measures its average exactly every this many iterations and keeps the best
 CHECK_EVERY = 10
+#: signals per chunk of the float64 reach computations (a (CHUNK, N, R) buffer)
+CHUNK = 8
+#: a free member's per-signal strategies above this many bytes (as float64) make its
+#: iterates float32 (team-leduc with 100 signals: 354 MB; team-leduc-2025: 28 MB)
+BIG_ITERATES = 64 * 2**20
 #: warm start of a block: the free member's regrets start proportional to its current
 #: strategy, at this many times each information set's first instantaneous regret (0: cold)
 WARM_ITERS = 10.0
@@ -103,10 +108,30 @@ class _TeamRefiner:
         )
         return out
 
-    def _team_reach(self, p, rfix, rfree, free_second):
-        """(Z, R*R) team terminal reach (see :func:`_pair_reach`)."""
+    def _terminal_reach(self, s, sg, live=None) -> np.ndarray:
+        """(K, Z, R) float64 reach of member ``s``'s per-signal strategies ``sg`` at the
+        terminals, computed :data:`CHUNK` signals at a time in a float64 (CHUNK, N, R) buffer
+        (not K of them: 1.1 GB on team-leduc); ``live`` (K, N) bool, if given, marks the
+        nodes each signal reaches."""
+        t = self.tree
+        term = t.terminals
+        out = np.empty((self.K, len(term), self.R))
+        c = min(self.K, CHUNK)
+        buf = np.empty((c, t.num_nodes, self.R))
+        for j0 in range(0, self.K, c):
+            j1 = min(self.K, j0 + c)
+            b = self._reach(s, sg[j0:j1], buf[: j1 - j0])
+            out[j0:j1] = b[:, term]
+            if live is not None:
+                np.any(b > 0, axis=2, out=live[j0:j1])
+        return out
+
+    def _team_reach(self, p, rfix, rfree, free_second, term=None):
+        """(Z, R*R) team terminal reach (see :func:`_pair_reach`); ``rfree`` at every node,
+        or at the terminals only with ``term`` = ``arange(Z)``."""
         out = np.empty((self.Z, self.R * self.R))
-        _pair_reach(p, rfix, rfree, self.tree.terminals, free_second, out)
+        term = self.tree.terminals if term is None else term
+        _pair_reach(p, rfix, rfree, term, free_second, out)
         return out
 
     def block(
@@ -138,17 +163,21 @@ class _TeamRefiner:
         olast = np.zeros(0, ROW_DTYPE)
         oV, oF = od.new_values(), od.new_values()
         disc = dcfr()
-        # the fixed member's reach stays float64 (the exact checks use it); the free member's
-        # iterates and the counterfactual values are float32 (half the memory on team-leduc)
-        V = np.empty((self.K, t.num_nodes, self.R))
-        rf = np.ascontiguousarray(self._reach(fixed, self.sig[fixed], V)[:, term])
-        live = V[:, :, 0] > 0  # (K, N): nodes the fixed member reaches
-        for x in range(1, self.R):
-            live |= V[:, :, x] > 0
-        r = np.empty((self.K, t.num_nodes, self.R), np.float32)
-        sg = self.sig[free].copy()
+        # the fixed member's reach stays float64 (the exact checks use it), computed a few
+        # signals at a time; one (K, N, R) array holds the free member's values (member_pass)
+        # and then its reach (_reach): each is used up before the other is written. On big
+        # games the free member's iterates (strategy, regrets, cumulative strategy), values and
+        # reach are float32 (team-leduc, K = 100: 1.1 GB instead of 2.7 GB; the iterates are
+        # rounded to 2**-24 relative, far below such a game's gap); small games keep float64,
+        # so that they reach exact equilibria
+        dt = np.float32 if self.sig[free].nbytes > BIG_ITERATES else np.float64
+        live = np.empty((self.K, t.num_nodes), np.bool_)  # nodes the fixed member reaches
+        rf = self._terminal_reach(fixed, self.sig[fixed], live)
+        V = r = np.empty((self.K, t.num_nodes, self.R), dt)
+        sg = self.sig[free].astype(dt)
         reg = np.zeros_like(sg)
         cum = np.zeros_like(sg)
+        everywhere = np.arange(self.Z, dtype=term.dtype)
         pp = self.p.copy()
         regp = np.zeros(self.K)
         cump = np.zeros(self.K)
@@ -156,9 +185,9 @@ class _TeamRefiner:
         sw = sweep(t)
         id_of = self.tabs[free].id_of
 
-        def team_reach(rfree, weights=None):
+        def team_reach(rfree, weights=None, term=None):
             q = pp if weights is None else weights
-            return self._team_reach(q, rf, rfree, free_k == 1)
+            return self._team_reach(q, rf, rfree, free_k == 1, term)
 
         TA = team_reach(self._reach(free, sg, r))
 
@@ -184,16 +213,17 @@ class _TeamRefiner:
             member_pass(cum, 1.0, 1.0)
             np.abs(reg, out=cum)
             scale = cum.max(axis=2, keepdims=True)
-            np.multiply(sg, np.where(scale > 0, warm * scale, 1e-300), out=reg)
+            tiny = np.finfo(reg.dtype).tiny  # regrets proportional to sg, however small
+            np.multiply(sg, np.where(scale > 0, warm * scale, tiny), out=reg)
             cum.fill(0.0)
             if WARM_WEIGHTS and not self.fixed_weights:
                 # the same for the signal weights: they start where they are
-                vals = V[:, 0].sum(axis=1)
+                vals = V[:, 0].sum(axis=1, dtype=np.float64)
                 first = float(np.max(np.abs(vals - pp @ vals)))
                 regp = pp * (warm * first if first > 0 else 1e-300)
         better = _better(team)
         best_val, best = None, None
-        oVm = od.new_values()
+        oVm = oV  # the exact checks' max DP: cfr_update rewrites every value it reads
 
         def check():
             """Measure the block's average so far exactly; keep it if it is the best."""
@@ -202,8 +232,9 @@ class _TeamRefiner:
             avg = self.sig[free].copy()  # where the block never reached: as before
             np.divide(cum, tot, out=avg, where=tot > 0)
             pa = pp if self.fixed_weights else cump / cump.sum()
-            # V is scratch here (the next member pass overwrites all of it)
-            bv = best_values(g, 1 - team, team_reach(self._reach(free, avg, V), pa), oVm)
+            # float64 reach of the average at the terminals, for the exact measurement
+            reach = self._terminal_reach(free, avg)
+            bv = best_values(g, 1 - team, team_reach(reach, pa, everywhere), oVm)
             val = -bv if team == 0 else bv
             if best_val is None or better(val, best_val):
                 best_val, best = val, (avg, pa.copy())
@@ -223,7 +254,7 @@ class _TeamRefiner:
             cfr_update(g, 1 - team, TA, oV, oreg, osig, olast, pos_f, neg_f, False)
             member_values()  # the other team's average is not needed
             member_pass(sg, pos_f, neg_f)
-            vals = V[:, 0].sum(axis=1)
+            vals = V[:, 0].sum(axis=1, dtype=np.float64)
             regp = regp + vals - pp @ vals
             regp *= np.where(regp > 0, pos_f, neg_f)
             self._reach(free, sg, r, cum, w * pp)
@@ -271,20 +302,13 @@ class TeamRefinement:
         tabs = infoset_tables(game.tree)
         sizes = {s: tabs[s].size for s in mixture.seats}
         order = np.argsort(-mixture.weights, kind="stable")[:signals]
-        strat = mixture.strategies(sizes)
-        sig = {s: [strat[s][j] for j in order] for s in mixture.seats}
         w = list(mixture.weights[order])
-        if extra:
-            wmin = min(w) if w else 1.0
-            tm = TeamMixture(team, mixture.seats, np.ones(len(extra)), tuple(extra))
-            es = tm.strategies(sizes)
-            for j in range(len(extra)):
-                if len(w) >= signals:
-                    break
-                for s in mixture.seats:
-                    sig[s].append(es[s][j])
-                w.append(0.1 * wmin)
-        sig = {s: np.array(v) for s, v in sig.items()}
+        wmin = min(w) if w else 1.0
+        more = list(extra)[: max(signals - len(w), 0)]  # the extras fill the free signals
+        w += [0.1 * wmin] * len(more)
+        items = tuple(mixture.items[j] for j in order) + tuple(more)
+        # the (K, n, 3) behaviour of the chosen signals, built once (no full copy first)
+        sig = TeamMixture(team, mixture.seats, np.ones(len(items)), items).strategies(sizes)
         self.game, self.team = game, team
         self.refiner = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
         # the solver's arrays are copied once; from then on the blocks pass on their own

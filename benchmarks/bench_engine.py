@@ -1,0 +1,144 @@
+"""The solver's engine side by side with an earlier revision: DCFR iterations per second.
+
+Why: the engine's speed goals (issue 33) are ratios against the code before the change, and a
+ratio is only fair when both run on the same machine at the same time. This benchmark exports
+the base revision (``git archive``, default :data:`BASE`, the last commit before the engine
+rewrite) into a temporary folder and times, in alternating child processes, one DCFR iteration
+(:meth:`teamleduc.solver.dag_cfr.RegretMinimizer.iterate`: both teams' regret and flow passes)
+of the base and of this working tree, per preset and thread count. Each child builds the game,
+runs :data:`SETTLE` iterations (numba compiling or loading, strategies no longer uniform) and
+then times :data:`TIMED` single iterations; the figure is the median, the ratio this tree's
+rate over the base's; the CPU seconds per iteration (the process's, all threads) are printed
+beside them, the fairer figure on a busy machine at one thread. Rounds alternate base and tree :data:`ROUNDS` times, so that a load
+that comes and goes hits both.
+
+Environment: ``TEAMLEDUC_BENCH_BASE`` (a git revision; default :data:`BASE`),
+``TEAMLEDUC_BENCH_PRESETS`` (default ``team-leduc-2025,team-leduc``),
+``TEAMLEDUC_BENCH_THREADS`` (default ``1,2``), ``TEAMLEDUC_BENCH_ROUNDS`` (default 2).
+Reproduce: ``python -m benchmarks engine``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+from .settings import setting
+
+#: the last commit before the engine rewrite of issue 33
+BASE = "c4e06f8"
+SETTLE = 3
+TIMED = 7
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+#: what a child runs: build, settle, time single iterations, print JSON
+_CHILD = r"""
+import json, sys, time
+import numba
+numba.set_num_threads(int(sys.argv[2]))
+from teamleduc.config import get_config
+from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
+m = RegretMinimizer(get_config(sys.argv[1]), dcfr())
+m.iterate(int(sys.argv[3]))
+times, cpu = [], []
+for _ in range(int(sys.argv[4])):
+    t0, c0 = time.perf_counter(), time.process_time()
+    m.iterate(1)
+    times.append(time.perf_counter() - t0)
+    cpu.append(time.process_time() - c0)
+import teamleduc
+print(json.dumps({"times": times, "cpu": cpu, "file": teamleduc.__file__}))
+"""
+
+
+def _ints(raw: str) -> list[int]:
+    values = [int(v) for v in raw.split(",")]
+    if not values or min(values) < 1:
+        raise ValueError
+    return values
+
+
+def _names(raw: str) -> list[str]:
+    values = [v.strip() for v in raw.split(",") if v.strip()]
+    if not values:
+        raise ValueError
+    return values
+
+
+def export_revision(rev: str, into: pathlib.Path) -> pathlib.Path:
+    """The package and nothing else of revision ``rev``, unpacked under ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev, "teamleduc"],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        raise SystemExit(f"TEAMLEDUC_BENCH_BASE: git archive {rev!r} failed: {archive.stderr!r}")
+    tar = into / "base.tar"
+    tar.write_bytes(archive.stdout)
+    with tarfile.open(tar) as t:
+        t.extractall(into / "base", filter="data")
+    return into / "base"
+
+
+def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[list, list]:
+    """Wall and CPU seconds of :data:`TIMED` single DCFR iterations of the package under
+    ``where``."""
+    env = dict(os.environ, PYTHONPATH=str(where), NUMBA_NUM_THREADS=str(max(threads, 1)))
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, preset, str(threads), str(SETTLE), str(TIMED)],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"child for {where} failed:\n{out.stderr[-2000:]}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if not result["file"].startswith(str(where)):
+        raise SystemExit(f"child imported {result['file']}, not the package under {where}")
+    return result["times"], result["cpu"]
+
+
+def main() -> None:
+    base = setting("TEAMLEDUC_BENCH_BASE", BASE, str)
+    presets = setting("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc", _names)
+    threads = setting("TEAMLEDUC_BENCH_THREADS", "1,2", _ints)
+    rounds = setting("TEAMLEDUC_BENCH_ROUNDS", "2", lambda r: _ints(r)[0])
+    cores = os.cpu_count() or 1
+    print(f"DCFR iteration, base {base} against this tree; median of {TIMED} after {SETTLE}")
+    print(f"(both in the same run, alternating {rounds} rounds; {cores} cores here)")
+    print()
+    print(
+        f"{'preset':<16} {'threads':>7} {'base it/s':>10} {'tree it/s':>10} {'ratio':>6}"
+        f" {'base CPU s/it':>14} {'tree CPU s/it':>14} {'CPU ratio':>9}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        old = export_revision(base, pathlib.Path(tmp))
+        for preset in presets:
+            for n in threads:
+                if n > cores:
+                    continue
+                a, b, ca, cb = [], [], [], []
+                for _ in range(rounds):
+                    wall, cpu = time_iterations(old, preset, n)
+                    a, ca = a + wall, ca + cpu
+                    wall, cpu = time_iterations(ROOT, preset, n)
+                    b, cb = b + wall, cb + cpu
+                ra, rb = 1 / statistics.median(a), 1 / statistics.median(b)
+                xa, xb = statistics.median(ca), statistics.median(cb)
+                print(
+                    f"{preset:<16} {n:>7} {ra:>10.2f} {rb:>10.2f} {rb / ra:>5.2f}x"
+                    f" {xa:>14.4f} {xb:>14.4f} {xa / xb:>8.2f}x"
+                )
+
+
+if __name__ == "__main__":
+    main()
