@@ -93,14 +93,17 @@ _ZBLOCK = 512
 
 
 @njit(cache=True, parallel=True)
-def _pair_reach(p, rfix, rfree, term, free_second, out):
+def _pair_reach(p, rfix, rfree, term, free_second, out, clear=True):
     """The team's (Z, R*R) terminal reach ``out[z, a*R + b]`` (a: the first member's rank) from
     the signal weights ``p``, the fixed member's per-signal reach ``rfix`` (K, Z, R) at the
     terminals and the free member's ``rfree`` (K, N, R) at every node (second member when
-    ``free_second``). Blocks of terminals in parallel, signals in order within a block."""
+    ``free_second``). Blocks of terminals in parallel, signals in order within a block. With
+    ``clear`` False the signals are added to ``out`` as it is: consecutive chunks of signals
+    then give the same sums, bit for bit, as all of them at once."""
     K, _, R = rfix.shape
     Z = term.shape[0]
-    out[:] = 0.0
+    if clear:
+        out[:] = 0.0
     for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
         z0 = blk * _ZBLOCK
         z1 = min(z0 + _ZBLOCK, Z)

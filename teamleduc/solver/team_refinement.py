@@ -108,14 +108,14 @@ class _TeamRefiner:
         )
         return out
 
-    def _terminal_reach(self, s, sg, live=None) -> np.ndarray:
-        """(K, Z, R) float64 reach of member ``s``'s per-signal strategies ``sg`` at the
-        terminals, computed :data:`CHUNK` signals at a time in a float64 (CHUNK, N, R) buffer
-        (not K of them: 1.1 GB on team-leduc); ``live`` (K, N) bool, if given, marks the
-        nodes each signal reaches."""
+    def _terminal_reach(self, s, sg, live=None, dtype=np.float64) -> np.ndarray:
+        """(K, Z, R) reach of member ``s``'s per-signal strategies ``sg`` at the terminals,
+        computed in float64 :data:`CHUNK` signals at a time in a (CHUNK, N, R) buffer (not K
+        of them: 1.1 GB on team-leduc) and stored as ``dtype``; ``live`` (K, N) bool, if
+        given, marks the nodes each signal reaches."""
         t = self.tree
         term = t.terminals
-        out = np.empty((self.K, len(term), self.R))
+        out = np.empty((self.K, len(term), self.R), dtype)
         c = min(self.K, CHUNK)
         buf = np.empty((c, t.num_nodes, self.R))
         for j0 in range(0, self.K, c):
@@ -126,12 +126,23 @@ class _TeamRefiner:
                 np.any(b > 0, axis=2, out=live[j0:j1])
         return out
 
-    def _team_reach(self, p, rfix, rfree, free_second, term=None):
-        """(Z, R*R) team terminal reach (see :func:`_pair_reach`); ``rfree`` at every node,
-        or at the terminals only with ``term`` = ``arange(Z)``."""
+    def _team_reach(self, p, rfix, rfree, free_second):
+        """(Z, R*R) team terminal reach (see :func:`_pair_reach`)."""
         out = np.empty((self.Z, self.R * self.R))
-        term = self.tree.terminals if term is None else term
-        _pair_reach(p, rfix, rfree, term, free_second, out)
+        _pair_reach(p, rfix, rfree, self.tree.terminals, free_second, out)
+        return out
+
+    def _exact_team_reach(self, p, rfix, s, sg, free_second) -> np.ndarray:
+        """:meth:`_team_reach` of member ``s`` playing ``sg`` with its reach in float64,
+        computed :data:`CHUNK` signals at a time (the same sums, bit for bit, as at once)."""
+        t = self.tree
+        out = np.zeros((self.Z, self.R * self.R))
+        c = min(self.K, CHUNK)
+        buf = np.empty((c, t.num_nodes, self.R))
+        for j0 in range(0, self.K, c):
+            j1 = min(self.K, j0 + c)
+            b = self._reach(s, sg[j0:j1], buf[: j1 - j0])
+            _pair_reach(p[j0:j1], rfix[j0:j1], b, t.terminals, free_second, out, False)
         return out
 
     def block(
@@ -152,7 +163,6 @@ class _TeamRefiner:
         regret matching reproduces its current strategy (:data:`WARM_ITERS`). ``stop()`` true
         ends the block after the current iteration (Ctrl-C in the solver)."""
         g, t, team = self.game, self.tree, self.team
-        term = t.terminals
         free, fixed = self.seats[free_k], self.seats[1 - free_k]
         od = g.dags[1 - team]
         if self.opponent is not None:
@@ -163,8 +173,10 @@ class _TeamRefiner:
         olast = np.zeros(0, ROW_DTYPE)
         oV, oF = od.new_values(), od.new_values()
         disc = dcfr()
-        # the fixed member's reach stays float64 (the exact checks use it), computed a few
-        # signals at a time; one (K, N, R) array holds the free member's values (member_pass)
+        # the fixed member's reach is computed in float64 a few signals at a time and kept in
+        # the iterates' type (on big games the block's checks then choose among averages with
+        # float32 reaches; the kept mixture's bound is measured exactly all the same, by
+        # guaranteed_value); one (K, N, R) array holds the free member's values (member_pass)
         # and then its reach (_reach): each is used up before the other is written. On big
         # games the free member's iterates (strategy, regrets, cumulative strategy), values and
         # reach are float32 (team-leduc, K = 100: 1.1 GB instead of 2.7 GB; the iterates are
@@ -172,12 +184,11 @@ class _TeamRefiner:
         # so that they reach exact equilibria
         dt = np.float32 if self.sig[free].nbytes > BIG_ITERATES else np.float64
         live = np.empty((self.K, t.num_nodes), np.bool_)  # nodes the fixed member reaches
-        rf = self._terminal_reach(fixed, self.sig[fixed], live)
+        rf = self._terminal_reach(fixed, self.sig[fixed], live, dt)
         V = r = np.empty((self.K, t.num_nodes, self.R), dt)
         sg = self.sig[free].astype(dt)
         reg = np.zeros_like(sg)
         cum = np.zeros_like(sg)
-        everywhere = np.arange(self.Z, dtype=term.dtype)
         pp = self.p.copy()
         regp = np.zeros(self.K)
         cump = np.zeros(self.K)
@@ -185,9 +196,9 @@ class _TeamRefiner:
         sw = sweep(t)
         id_of = self.tabs[free].id_of
 
-        def team_reach(rfree, weights=None, term=None):
+        def team_reach(rfree, weights=None):
             q = pp if weights is None else weights
-            return self._team_reach(q, rf, rfree, free_k == 1, term)
+            return self._team_reach(q, rf, rfree, free_k == 1)
 
         TA = team_reach(self._reach(free, sg, r))
 
@@ -232,9 +243,9 @@ class _TeamRefiner:
             avg = self.sig[free].copy()  # where the block never reached: as before
             np.divide(cum, tot, out=avg, where=tot > 0)
             pa = pp if self.fixed_weights else cump / cump.sum()
-            # float64 reach of the average at the terminals, for the exact measurement
-            reach = self._terminal_reach(free, avg)
-            bv = best_values(g, 1 - team, team_reach(reach, pa, everywhere), oVm)
+            # the average's reach in float64, a few signals at a time
+            TAa = self._exact_team_reach(pa, rf, free, avg, free_k == 1)
+            bv = best_values(g, 1 - team, TAa, oVm)
             val = -bv if team == 0 else bv
             if best_val is None or better(val, best_val):
                 best_val, best = val, (avg, pa.copy())
