@@ -357,3 +357,46 @@ def test_agents_of_another_game_are_refused_naming_the_first_state(tmp_path, cfr
     sub = tlr.agent_submission(cfr, "leduc", missing="uniform")
     uniform = tl.evaluate("uniform", "uniform", "leduc").value
     assert tl.evaluate(sub, "uniform", "leduc").value == pytest.approx(uniform, abs=1e-12)
+
+
+def test_rlcards_torch_agents_train_here_and_become_submissions():
+    """RLCard's DQN and NFSP agents (its torch extra; skipped without torch) train on a
+    registered game through ``env.run`` and ``feed``, and become valid submissions: DQN
+    greedy on its Q-values, NFSP its average policy; exact value and NashConv follow."""
+    torch = pytest.importorskip("torch")
+    from rlcard.agents import DQNAgent, NFSPAgent
+    from rlcard.utils import reorganize, set_seed
+
+    import teamleduc.api as tl
+
+    set_seed(0)
+    torch.manual_seed(0)
+    env = rlcard.make("teamleduc-kuhn", config={"seed": 0})
+    cpu = torch.device("cpu")
+    dqn = DQNAgent(
+        num_actions=env.num_actions, state_shape=env.state_shape[0], mlp_layers=[16],
+        replay_memory_init_size=20, batch_size=8, device=cpu,
+    )  # fmt: skip
+    nfsp = NFSPAgent(
+        num_actions=env.num_actions, state_shape=env.state_shape[0], hidden_layers_sizes=[16],
+        q_mlp_layers=[16], q_replay_memory_init_size=20, q_batch_size=8, batch_size=8,
+        min_buffer_size_to_learn=20, device=cpu,
+    )  # fmt: skip
+    env.set_agents([dqn, nfsp])
+    for _ in range(40):
+        nfsp.sample_episode_policy()
+        trajectories, payoffs = env.run(is_training=True)
+        trajectories = reorganize(trajectories, payoffs)
+        for ts in trajectories[0]:
+            dqn.feed(ts)
+        for ts in trajectories[1]:
+            nfsp.feed(ts)
+    sub = tlr.agent_submission({1: dqn, 2: nfsp}, "kuhn")  # validated on the way
+    dqn_rows = sub.strategies[0][0]
+    legal = tl.infoset_tables("kuhn")[0].legal
+    assert np.isin(dqn_rows[legal], (0.0, 1.0)).all()  # greedy: point masses
+    value = tl.evaluate(sub, sub, "kuhn").value
+    assert -2.0 <= value <= 2.0
+    assert tl.nash_conv("kuhn", sub).nash_conv >= 0.0
+    nfsp_rows = sub.strategies[1][0]
+    np.testing.assert_allclose(nfsp_rows.sum(axis=1), 1.0)
