@@ -50,8 +50,18 @@ class TeamMixture:
     def size(self) -> int:
         return int(len(self.items))
 
-    def strategies(self, num_infosets: dict[int, int]) -> dict[int, np.ndarray]:
-        """{seat: (K, n_seat, 3)} behaviour of every signal (point masses for pure items)."""
+    def strategies(
+        self, num_infosets: dict[int, int], share: bool = False
+    ) -> dict[int, np.ndarray]:
+        """{seat: (K, n_seat, 3)} behaviour of every signal (point masses for pure items).
+        With ``share``, a mixture whose items are the rows, in order, of one float64 array per
+        seat (a stratified mixture, :mod:`.stratify`) returns those arrays themselves, not a
+        copy (709 MB for 100 signals of a team-leduc team): the caller must not write into
+        them."""
+        if share:
+            shared = self._shared_rows(num_infosets)
+            if shared is not None:
+                return shared
         out = {s: np.zeros((self.size, num_infosets[s], 3)) for s in self.seats}
         for k, item in enumerate(self.items):
             if isinstance(item, PureTeamStrategy):
@@ -60,4 +70,26 @@ class TeamMixture:
             else:
                 for s in self.seats:
                     out[s][k] = item.probs[s]
+        return out
+
+    def _shared_rows(self, num_infosets: dict[int, int]) -> dict[int, np.ndarray] | None:
+        """{seat: the (K, n, 3) float64 array whose row k is item k's strategy}, when there is
+        one for every seat; else None."""
+        if not self.items or not all(isinstance(it, ProductStrategy) for it in self.items):
+            return None
+        out = {}
+        for s in self.seats:
+            base = getattr(self.items[0].probs[s], "base", None)
+            if (
+                not isinstance(base, np.ndarray)
+                or base.dtype != np.float64
+                or base.shape != (self.size, num_infosets[s], 3)
+                or not base.flags.c_contiguous
+            ):
+                return None
+            for k, item in enumerate(self.items):
+                row = item.probs[s]
+                if row.base is not base or row.ctypes.data != base[k].ctypes.data:
+                    return None
+            out[s] = base
         return out

@@ -21,6 +21,7 @@ solver's default share of the time limit, from the cost model :func:`iteration_s
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable
@@ -174,6 +175,20 @@ def refine_export(
     (the 2025 team zips), so nothing is merged and each team refines its own weights over
     ``max_signals`` signals (see :func:`team_sizes`)."""
     t0 = time.perf_counter()
+    if ex.mixtures is None:
+        # a stratified start that the caller does not hold (:func:`unheld_start`)
+        return shared_weights(
+            game,
+            ex,
+            max_signals=max_signals,
+            time_limit=time_limit,
+            restart=restart,
+            opponents=opponents,
+            progress=progress,
+            max_iters=max_iters,
+            blocks=blocks,
+            stop=stop,
+        )
     mix = list(ex.mixtures)
     bounds = [ex.lower, ex.upper]
     # equal weights on both sides (stratified signals) merge into K signals
@@ -290,16 +305,21 @@ def shared_weights(
     stratified on its weights). Returns the best such pair, or ``ex`` if none beat it."""
     t0 = time.perf_counter()
     follower = 1 - leader
-    lead = ex.mixtures[leader]
     lead_bound = (ex.lower, ex.upper)[leader]
-    if lead.size != max_signals:
-        lead = restart(leader, max_signals)
-        lead_bound = guaranteed_value(game, lead)
-    follow = ex.mixtures[follower]
     follow_bound = (ex.lower, ex.upper)[follower]
-    if not np.array_equal(follow.weights, lead.weights):
-        follow = restart(follower, lead.size, lead.weights)
-        follow_bound = guaranteed_value(game, follow)
+    if ex.mixtures is None:
+        # an unheld stratified start (:func:`unheld_start`): the leader's signals are built
+        # again from the averages, the follower's only when its phase begins (0.7 GB each on
+        # team-leduc, not held while the leader refines)
+        lead, follow = restart(leader, max_signals), None
+    else:
+        lead, follow = ex.mixtures[leader], ex.mixtures[follower]
+        if lead.size != max_signals:
+            lead = restart(leader, max_signals)
+            lead_bound = guaranteed_value(game, lead)
+        if not np.array_equal(follow.weights, lead.weights):
+            follow = restart(follower, lead.size, lead.weights)
+            follow_bound = guaranteed_value(game, follow)
     best = [ex.gap, ex]
 
     def pair(lead_mix, lb, follow_mix, fb) -> tuple:
@@ -334,6 +354,8 @@ def shared_weights(
     # the follower: the leader's weights, fixed, for the rest of the time (the leader's
     # refiner is let go first: its best signals live on in ``lead``)
     del run
+    if follow is None:  # an unheld start whose leader did not improve: its own signals
+        follow = restart(follower, lead.size, lead.weights)
     run = TeamRefinement(
         game,
         follow,
@@ -374,3 +396,30 @@ def stratified_export(
     is not built (:func:`.export.from_alternatives`)."""
     pairs = measured(game, [restart(team, max_signals) for team in (0, 1)])
     return from_alternatives(game, pairs, max_signals=max_signals, submission=submission)
+
+
+def unheld_start(ex: ExportResult, restart, max_signals: int) -> ExportResult:
+    """``ex`` without its mixtures when they are exactly the averages' ``max_signals`` equally
+    likely stratified signals (``restart(team, K)``), which :func:`shared_weights` builds
+    again from the averages when it needs them: a big game's refinement then does not hold
+    both teams' start (1.4 GB on team-leduc) beside its own arrays. Anything else: ``ex``."""
+    if restart is None or ex.mixtures is None:
+        return ex
+    a, b = ex.mixtures
+    equal = np.full(max_signals, 1.0 / max_signals)
+    if not (
+        a.size == b.size == max_signals
+        and np.array_equal(a.weights, equal)
+        and np.array_equal(b.weights, equal)
+    ):
+        return ex
+    return dataclasses.replace(ex, mixtures=None, submission=None)
+
+
+def held_again(ex: ExportResult, restart, max_signals: int) -> ExportResult:
+    """An :func:`unheld_start` with its mixtures built again (the same signals, bit for bit:
+    the averages have not changed); any other export as it is."""
+    if ex.mixtures is not None:
+        return ex
+    mixtures = tuple(restart(team, max_signals) for team in (0, 1))
+    return dataclasses.replace(ex, mixtures=mixtures)

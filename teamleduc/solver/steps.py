@@ -25,7 +25,14 @@ from .export import (
     with_submission,
 )
 from .measurement import Measurement
-from .refine import halves_export, refine_export, refined_team_signals, stratified_export
+from .refine import (
+    halves_export,
+    held_again,
+    refine_export,
+    refined_team_signals,
+    stratified_export,
+    unheld_start,
+)
 from .result import (
     INTERRUPTED,
     ITERATION_LIMIT,
@@ -212,6 +219,9 @@ def refine_step(run: SolveSession, status: str) -> tuple[ExportResult, str]:
         ex = dataclasses.replace(ex, submission=None)
         run.best = run.halves = None
     alg.release_scratch()  # the minimiser's values and flows: not used while refining
+    pairs = all(d.num_members == 2 for d in run.game.dags)
+    if phases.stratified_only and pairs and not keep_sizes and not plan.each_team:
+        ex = unheld_start(ex, alg.stratified, plan.max_signals)
     refined = refine_export(
         run.game,
         ex,
@@ -228,6 +238,7 @@ def refine_step(run: SolveSession, status: str) -> tuple[ExportResult, str]:
     if refined is not ex:
         ex = refined
         run.record_bounds(ex.lower, ex.upper, "export")
+    ex = held_again(ex, alg.stratified, plan.max_signals)
     if run.stop.set:  # Ctrl-C during the refinement: write its best export, as at any stop
         status = INTERRUPTED
     return ex, status

@@ -318,8 +318,10 @@ class TeamRefinement:
         more = list(extra)[: max(signals - len(w), 0)]  # the extras fill the free signals
         w += [0.1 * wmin] * len(more)
         items = tuple(mixture.items[j] for j in order) + tuple(more)
-        # the (K, n, 3) behaviour of the chosen signals, built once (no full copy first)
-        sig = TeamMixture(team, mixture.seats, np.ones(len(items)), items).strategies(sizes)
+        # the (K, n, 3) behaviour of the chosen signals, built once; a stratified mixture's
+        # own arrays when its signals keep their order (the refiner never writes into them)
+        chosen = TeamMixture(team, mixture.seats, np.ones(len(items)), items)
+        sig = chosen.strategies(sizes, share=True)
         self.game, self.team = game, team
         self.refiner = _TeamRefiner(game, team, sig, np.array(w), fixed_weights)
         # the solver's arrays are copied once; from then on the blocks pass on their own
