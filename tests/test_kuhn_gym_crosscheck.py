@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 from teamleduc.envs import KUHN_POKER_ID
+from tests.test_envs_kuhn_gym import terminal_sequences
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -135,21 +136,6 @@ def test_every_deal_and_every_sequence_of_two_players(kwargs):
             assert done
 
 
-def sequences(n):
-    """Every complete PASS/BET sequence of n-player one-bet Kuhn poker."""
-    out = []
-
-    def extend(h):
-        if (BET in h and len(h) - h.index(BET) == n) or (BET not in h and len(h) == n):
-            out.append(tuple(h))
-            return
-        extend(h + [PASS])
-        extend(h + [BET])
-
-    extend([])
-    return out
-
-
 def three_players(betting_rounds):
     """Every deal of 4 cards to 3 players and every action sequence, in both environments:
     assert what gym-kuhn-poker gets right, count the rest."""
@@ -157,7 +143,7 @@ def three_players(betting_rounds):
     theirs, ours = pair(number_of_players=n, deck_size=d, betting_rounds=betting_rounds)
     count = Counter()
     for cards in itertools.permutations(range(d), n):
-        for seq in sequences(n):
+        for seq in terminal_sequences(n):
             theirs.reset()
             set_their_cards(theirs, cards)
             obs_o, info = ours.reset(options={"cards": cards})

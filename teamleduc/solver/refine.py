@@ -175,25 +175,14 @@ def refine_export(
     (the 2025 team zips), so nothing is merged and each team refines its own weights over
     ``max_signals`` signals (see :func:`team_sizes`)."""
     t0 = time.perf_counter()
-    if ex.mixtures is None:
-        # a stratified start that the caller does not hold (:func:`unheld_start`)
-        return shared_weights(
-            game,
-            ex,
-            max_signals=max_signals,
-            time_limit=time_limit,
-            restart=restart,
-            opponents=opponents,
-            progress=progress,
-            max_iters=max_iters,
-            blocks=blocks,
-            stop=stop,
-        )
-    mix = list(ex.mixtures)
+    # a stratified start that the caller does not hold (:func:`unheld_start`) is refined on
+    # shared weights, as a held one
+    held = ex.mixtures is not None
+    mix = list(ex.mixtures) if held else None
     bounds = [ex.lower, ex.upper]
     # equal weights on both sides (stratified signals) merge into K signals
-    aligned = mix[0].size == mix[1].size and np.array_equal(mix[0].weights, mix[1].weights)
-    restarted = (
+    aligned = held and mix[0].size == mix[1].size and np.array_equal(mix[0].weights, mix[1].weights)
+    restarted = not held or (
         not keep_sizes
         and aligned
         and restart is not None
