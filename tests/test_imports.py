@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
+import sys
 from pathlib import Path
 
 import teamleduc
@@ -271,3 +272,17 @@ def test_the_layer_check_sees_an_upward_import():
     assert layer_of("teamleduc.dag.kernels") == layer_of("teamleduc.dag")
     assert layer_of("teamleduc.solver.driver") > layer_of("teamleduc.best_response")
     assert layer_of("teamleduc.no_such_module") is None
+
+
+def test_warmup_runs_without_the_optional_frameworks(monkeypatch):
+    """``make install`` runs ``python -m teamleduc.warmup`` without the optional extras: the
+    framework adapters are skipped where their library is missing (it used to stop the
+    install), and every other module is still imported."""
+    from teamleduc import warmup
+
+    for library, adapter in (("pyspiel", "teamleduc.openspiel"), ("rlcard", "teamleduc.rlcard")):
+        monkeypatch.setitem(sys.modules, library, None)  # `import library` fails
+        monkeypatch.delitem(sys.modules, adapter, raising=False)
+    names = {m.__name__ for m in warmup.modules()}
+    assert "teamleduc.openspiel" not in names and "teamleduc.rlcard" not in names
+    assert {"teamleduc.dag", "teamleduc.solver", "teamleduc.envs"} <= names
