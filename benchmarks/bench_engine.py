@@ -29,7 +29,7 @@ import sys
 import tarfile
 import tempfile
 
-from .settings import setting
+from .settings import names, positive_ints, setting
 
 #: the last commit before the engine rewrite of issue 33
 BASE = "c4e06f8"
@@ -55,20 +55,6 @@ for _ in range(int(sys.argv[4])):
 import teamleduc
 print(json.dumps({"times": times, "cpu": cpu, "file": teamleduc.__file__}))
 """
-
-
-def _ints(raw: str) -> list[int]:
-    values = [int(v) for v in raw.split(",")]
-    if not values or min(values) < 1:
-        raise ValueError
-    return values
-
-
-def _names(raw: str) -> list[str]:
-    values = [v.strip() for v in raw.split(",") if v.strip()]
-    if not values:
-        raise ValueError
-    return values
 
 
 def export_revision(rev: str, into: pathlib.Path) -> pathlib.Path:
@@ -109,9 +95,9 @@ def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[lis
 
 def main() -> None:
     base = setting("TEAMLEDUC_BENCH_BASE", BASE, str)
-    presets = setting("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc", _names)
-    threads = setting("TEAMLEDUC_BENCH_THREADS", "1,2", _ints)
-    rounds = setting("TEAMLEDUC_BENCH_ROUNDS", "2", lambda r: _ints(r)[0])
+    presets = setting("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc", names)
+    threads = setting("TEAMLEDUC_BENCH_THREADS", "1,2", positive_ints)
+    rounds = setting("TEAMLEDUC_BENCH_ROUNDS", "2", lambda r: positive_ints(r)[0])
     cores = os.cpu_count() or 1
     print(f"DCFR iteration, base {base} against this tree; median of {TIMED} after {SETTLE}")
     print(f"(both in the same run, alternating {rounds} rounds; {cores} cores here)")

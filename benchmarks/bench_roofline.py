@@ -68,7 +68,7 @@ from teamleduc.dag import (
 )
 from teamleduc.dag.structure import team_index
 
-from .settings import setting
+from .settings import names, positive_ints, setting
 
 #: DCFR's discount factors and average weight at an iteration well into a run (t = 100;
 #: alpha 1.5, beta 0, gamma 2): they change the arithmetic, not the arrays touched
@@ -532,25 +532,11 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
         print(flush=True)
 
 
-def _counts(raw: str) -> list[int]:
-    values = [int(v) for v in raw.split(",")]
-    if not values or min(values) < 1:
-        raise ValueError
-    return values
-
-
-def _names(raw: str) -> list[str]:
-    names = [v.strip() for v in raw.split(",") if v.strip()]
-    if not names:
-        raise ValueError
-    return names
-
-
 def main() -> None:
-    presets = setting("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc", _names)
-    threads = setting("TEAMLEDUC_BENCH_THREADS", "1,2", _counts)
-    repeats = setting("TEAMLEDUC_BENCH_REPEATS", "5", lambda r: _counts(r)[0])
-    mib = setting("TEAMLEDUC_BENCH_TRIAD_MIB", "256", lambda r: _counts(r)[0])
+    presets = setting("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc", names)
+    threads = setting("TEAMLEDUC_BENCH_THREADS", "1,2", positive_ints)
+    repeats = setting("TEAMLEDUC_BENCH_REPEATS", "5", lambda r: positive_ints(r)[0])
+    mib = setting("TEAMLEDUC_BENCH_TRIAD_MIB", "256", lambda r: positive_ints(r)[0])
     verbose = os.environ.get("TEAMLEDUC_BENCH_VERBOSE", "0") == "1"
     for name in presets:
         try:

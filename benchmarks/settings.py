@@ -40,6 +40,22 @@ def positive_list(raw: str) -> list[float]:
     return values
 
 
+def positive_ints(raw: str) -> list[int]:
+    """Comma-separated positive integers (thread counts, repeats)."""
+    values = [int(v) for v in raw.split(",")]
+    if not values or min(values) < 1:
+        raise ValueError
+    return values
+
+
+def names(raw: str) -> list[str]:
+    """Comma-separated non-empty names (presets)."""
+    values = [v.strip() for v in raw.split(",") if v.strip()]
+    if not values:
+        raise ValueError
+    return values
+
+
 def team_preset(name: str, default: str):
     """The preset named by ``os.environ[name]`` (default ``default``), which must have a team
     of two to refine: its GameConfig, or a one-line exit naming the variable."""

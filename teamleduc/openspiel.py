@@ -42,7 +42,6 @@ import functools
 import numbers
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -61,10 +60,9 @@ from .config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from .envs.game import env_game
 from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from .files.model import Submission, check_submission, whole_teams
-from .files.writing import write_submission
 from .infosets import INFOSET_FILE, infoset_tables, mask, node_histories
 from .payoffs import payoff_groups
-from .strategy import submission_from_policy
+from .strategy import submission_from_policy, write_converted
 from .tree import CHANCE, DECISION, TERMINAL, build_tree
 
 __all__ = [
@@ -877,10 +875,7 @@ def to_submission(
         sub = Submission(np.array(ids), sub.probs, sub.seats, sub.strategies)
     sub = check_submission(sub, config, "the converted policy")
     if out is not None:
-        try:
-            write_submission(sub, Path(out), overwrite=overwrite, config=config)
-        except FileExistsError as err:
-            raise TeamLeducError(f"{err}; pass overwrite=True to replace it") from None
+        write_converted(sub, out, config, overwrite)
     return sub
 
 

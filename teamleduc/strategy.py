@@ -486,8 +486,14 @@ def build_submission(
         raise ArgumentTypeError(f"out: a path (str or os.PathLike), not {type(out).__name__}")
     sub = submission_from_policy(policy, config, seats=chosen, weights=weights, missing=missing)
     if out is not None:
-        try:
-            write_submission(sub, Path(out), overwrite=overwrite, config=config)
-        except FileExistsError as e:
-            raise TeamLeducError(f"{e}; pass overwrite=True to replace it") from None
+        write_converted(sub, out, config, overwrite)
     return sub
+
+
+def write_converted(sub: Submission, out, config: GameConfig, overwrite: bool) -> None:
+    """Write a submission converted from a policy to ``out``; an existing target without
+    ``overwrite`` is one :class:`~teamleduc.errors.TeamLeducError` saying how to replace it."""
+    try:
+        write_submission(sub, Path(out), overwrite=overwrite, config=config)
+    except FileExistsError as e:
+        raise TeamLeducError(f"{e}; pass overwrite=True to replace it") from None

@@ -108,19 +108,23 @@ class _TeamRefiner:
         )
         return out
 
-    def _terminal_reach(self, s, sg, live=None, dtype=np.float64) -> np.ndarray:
-        """(K, Z, R) reach of member ``s``'s per-signal strategies ``sg`` at the terminals,
-        computed in float64 :data:`CHUNK` signals at a time in a (CHUNK, N, R) buffer (not K
-        of them: 1.1 GB on team-leduc) and stored as ``dtype``; ``live`` (K, N) bool, if
-        given, marks the nodes each signal reaches."""
-        t = self.tree
-        term = t.terminals
-        out = np.empty((self.K, len(term), self.R), dtype)
+    def _chunks(self, s, sg):
+        """(j0, j1, reach): member ``s``'s float64 reach (j1 - j0, N, R) of signals j0..j1-1 of
+        ``sg``, :data:`CHUNK` signals at a time in one (CHUNK, N, R) buffer (not K of them:
+        1.1 GB on team-leduc), in signal order."""
         c = min(self.K, CHUNK)
-        buf = np.empty((c, t.num_nodes, self.R))
+        buf = np.empty((c, self.tree.num_nodes, self.R))
         for j0 in range(0, self.K, c):
             j1 = min(self.K, j0 + c)
-            b = self._reach(s, sg[j0:j1], buf[: j1 - j0])
+            yield j0, j1, self._reach(s, sg[j0:j1], buf[: j1 - j0])
+
+    def _terminal_reach(self, s, sg, live=None, dtype=np.float64) -> np.ndarray:
+        """(K, Z, R) reach of member ``s``'s per-signal strategies ``sg`` at the terminals,
+        computed in float64 (:meth:`_chunks`) and stored as ``dtype``; ``live`` (K, N) bool, if
+        given, marks the nodes each signal reaches."""
+        term = self.tree.terminals
+        out = np.empty((self.K, len(term), self.R), dtype)
+        for j0, j1, b in self._chunks(s, sg):
             out[j0:j1] = b[:, term]
             if live is not None:
                 np.any(b > 0, axis=2, out=live[j0:j1])
@@ -133,16 +137,11 @@ class _TeamRefiner:
         return out
 
     def _exact_team_reach(self, p, rfix, s, sg, free_second) -> np.ndarray:
-        """:meth:`_team_reach` of member ``s`` playing ``sg`` with its reach in float64,
-        computed :data:`CHUNK` signals at a time (the same sums, bit for bit, as at once)."""
-        t = self.tree
+        """:meth:`_team_reach` of member ``s`` playing ``sg`` with its reach in float64, summed
+        chunk by chunk (:meth:`_chunks`; the same sums, bit for bit, as at once)."""
         out = np.zeros((self.Z, self.R * self.R))
-        c = min(self.K, CHUNK)
-        buf = np.empty((c, t.num_nodes, self.R))
-        for j0 in range(0, self.K, c):
-            j1 = min(self.K, j0 + c)
-            b = self._reach(s, sg[j0:j1], buf[: j1 - j0])
-            _pair_reach(p[j0:j1], rfix[j0:j1], b, t.terminals, free_second, out, False)
+        for j0, j1, b in self._chunks(s, sg):
+            _pair_reach(p[j0:j1], rfix[j0:j1], b, self.tree.terminals, free_second, out, False)
         return out
 
     def block(
