@@ -28,6 +28,7 @@ ignored is kept as :class:`~teamleduc.files.findings.Finding` warnings.
 
 from __future__ import annotations
 
+import bisect
 import lzma
 import os
 import re
@@ -35,6 +36,7 @@ import stat
 import struct
 import zipfile
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -209,6 +211,103 @@ class Container:
                 file=m.display,
             )
         return data
+
+    def stored(
+        self, name: str, limit: int, what: str = "this file", chunk: int = MIB
+    ) -> tuple[dict[str, object], Iterator[bytes]]:
+        """Member ``name`` of a zip as stored, not inflated: ``(fields, chunks)``.
+
+        ``fields`` are what decides the inflated bytes besides the stored ones, from the
+        central directory: the entry's name in the archive, flag bits, compression method,
+        CRC-32, compressed and declared sizes. ``chunks`` yields the bytes from the entry's
+        local header to the end of its compressed data, ``chunk`` bytes at most at a time; read
+        them before closing the container. The grading cache hashes these instead of inflating
+        (the same stored bytes inflate the same way, or fail the same way).
+
+        Checked before anything is yielded: what :meth:`read` checks first (the compression
+        ratio, then ``limit``, with the same :class:`SubmissionError`), and what ``zipfile``
+        checks when it opens an entry (a local header, with the central directory's name; a
+        method and flags it can read); and beyond it, so that each read is bounded and no two
+        entries share bytes: compressed data that run into the next entry (overlapping
+        entries) or past the end of the file, or more compressed bytes than the declared size
+        can need (``size + size/32 + 64 KiB``: stored, deflate, bzip2 and lzma data fit). Any of
+        these, or a short read while yielding, raises :class:`SubmissionError`; a caller that
+        needs the loader's own verdict then calls :meth:`read`.
+        """
+        m = self.members[name]
+        if self.kind != "zip":
+            raise ValueError(f"stored: {m.display} is a file of a folder, not of a zip")
+        info: zipfile.ZipInfo = m.ref
+        self._check_ratio(m)
+        if m.size > limit:
+            raise SubmissionError(
+                f"refused: {m.size:,} bytes, above the limit of {limit:,} bytes for {what}",
+                file=m.display,
+            )
+
+        def bad(why: str) -> SubmissionError:
+            return SubmissionError(f"corrupt archive entry: {why}", file=m.display)
+
+        if info.flag_bits & 0x60:  # bits 5 and 6, as zipfile.ZipFile.open refuses them
+            raise bad("compressed patched data or strong encryption")
+        try:
+            zipfile._check_compression(info.compress_type)
+        except (NotImplementedError, RuntimeError) as e:
+            raise bad(str(e)) from None
+        if info.compress_size > info.file_size + info.file_size // 32 + 64 * KIB:
+            raise bad(f"{info.compress_size:,} compressed bytes for {info.file_size:,} declared")
+        fd = self._file.fileno()
+        start = info.header_offset
+        try:
+            head = os.pread(fd, 30, start)
+            if len(head) != 30 or head[:4] != b"PK\x03\x04":
+                raise bad("bad local header")
+            (flags,) = struct.unpack_from("<H", head, 6)
+            name_length, extra_length = struct.unpack_from("<2H", head, 26)
+            raw_name = os.pread(fd, name_length, start + 30)
+            file_end = os.fstat(fd).st_size
+        except (OSError, OverflowError, ValueError) as e:  # an offset beyond 2**63 or below 0
+            raise bad(f"cannot read: {getattr(e, 'strerror', None) or e}") from None
+        encoding = "utf-8" if flags & 0x800 else (self._zip.metadata_encoding or "cp437")
+        try:
+            local_name = raw_name.decode(encoding)
+        except UnicodeDecodeError:
+            local_name = None
+        if local_name != info.orig_filename:
+            raise bad(f"the local header names {raw_name!r}, the directory {info.orig_filename!r}")
+        # where the next entry (or the central directory) begins, as zipfile 3.12 checks
+        bounds = getattr(self, "_stored_bounds", None)
+        if bounds is None:
+            offsets = {i.header_offset for i in self._zip.infolist()}
+            bounds = self._stored_bounds = sorted(offsets | {self._zip.start_dir})
+        at = bisect.bisect_right(bounds, start)
+        end = start + 30 + name_length + extra_length + info.compress_size
+        if at < len(bounds) and end > bounds[at]:
+            raise bad("overlaps the next entry")
+        if end > file_end:
+            raise bad("truncated")
+        fields = {
+            "name": info.orig_filename,
+            "flags": info.flag_bits,
+            "method": info.compress_type,
+            "crc": info.CRC,
+            "compress_size": info.compress_size,
+            "file_size": info.file_size,
+        }
+
+        def chunks() -> Iterator[bytes]:
+            pos = start
+            while pos < end:
+                try:
+                    data = os.pread(fd, min(chunk, end - pos), pos)
+                except (OSError, OverflowError, ValueError) as e:
+                    raise bad(f"cannot read: {getattr(e, 'strerror', None) or e}") from None
+                if not data:
+                    raise bad("truncated")
+                pos += len(data)
+                yield data
+
+        return fields, chunks()
 
 
 def _join(*parts: str) -> str:

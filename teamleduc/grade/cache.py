@@ -25,6 +25,10 @@ layouts without reading them), every member's name and size, and the bytes of th
 meta-strategy and of every strategy file of a seat of the preset, each within the loader's
 size limit (inside the team zips of a folder of team zips too); a baseline's canonical name; a
 loaded submission's arrays. Other files (a README, a FIFO, a huge sparse file) are never read.
+A zip's members are not inflated: each one is keyed by its entry's fields (name, flags,
+method, CRC-32, sizes) and its bytes as stored, from its local header on, which decide what
+inflating gives (so only the compressed bytes are read, and nothing is decompressed); a member
+that cannot be read that way is read as the loader reads it, and keyed by what the loader reports.
 Every file is written under a temporary name and renamed into place.
 
 An all-zero block is left out: a pure strategy reaches few histories, so most blocks of a
@@ -133,7 +137,8 @@ def _hash_container(h, container, config: GameConfig, depth: int = 0) -> None:
     """What the loader reads of an open container (see the module docstring): its kind and
     top folder, each member's name and size, and the files the loader reads, each within its
     limit (or why it cannot be read, which is what the loader reports); the team zips of a
-    folder of team zips likewise."""
+    folder of team zips likewise. A zip's members are keyed as stored (:func:`_stored_fields`),
+    without inflating them."""
     from ..files.findings import SubmissionError
     from ..files.format2025 import team_zip_name
     from ..files.safeio import open_container
@@ -153,12 +158,38 @@ def _hash_container(h, container, config: GameConfig, depth: int = 0) -> None:
         limit = _read_limit(name, config)
         if limit is None:
             continue
+        if container.kind == "zip":
+            stored = _stored_fields(container, name, limit)
+            if stored is not None:
+                _field(h, "stored", *stored)
+                continue
         try:
             data = container.read(name, limit)
         except SubmissionError as e:
             _field(h, "refused", e.message)
             continue
         _field(h, "bytes", data)
+
+
+def _stored_fields(container, name: str, limit: int) -> list | None:
+    """The key's parts for zip member ``name`` read as stored, not inflated
+    (:meth:`~teamleduc.files.safeio.Container.stored`): its central directory's fields and the
+    SHA-256 of its bytes from its local header to the end of its compressed data, read in
+    bounded chunks. They decide what inflating it gives, so they key it as the inflated bytes
+    do (a member stored differently but inflating alike gets another key: a cache miss, never
+    a wrong hit). None where the member cannot be read that way (above its limit, a zip bomb,
+    a bad local header, overlapping entries, ...): the caller then reads it as the loader does
+    and keys what the loader reports, as before."""
+    from ..files.findings import SubmissionError
+
+    digest = hashlib.sha256()
+    try:
+        fields, chunks = container.stored(name, limit)
+        for chunk in chunks:
+            digest.update(chunk)
+    except SubmissionError:
+        return None
+    return [f"{k}={v}" for k, v in sorted(fields.items())] + [digest.digest()]
 
 
 def _hash_submission(h, sub) -> None:
