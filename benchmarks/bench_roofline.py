@@ -36,6 +36,15 @@ times slower than that the pass runs. On small presets part of the arrays stays 
 last-level cache, which the triad's arrays do not: there a pass may beat the floor. Timings
 are the best of the repeats after a warm-up call (numba compiling or loading excluded).
 
+Balance, per preset (no timing, so it holds for thread counts this machine lacks): how evenly
+the regret pass's level loops split among 2, 4, 8 and 16 threads, in numba's equal shares of
+each level's nodes and in chunks of :data:`teamleduc.dag.passes.LEVEL_CHUNK` nodes taken as
+threads free up (what the passes use). A node's cost is modelled as its prescription rows plus
+20 (a non-terminal node's fixed work; terminals run in their own, even, loop, and cost the
+level loop nothing but their place in its equal shares); per level the
+slowest thread's load sets the time, and the efficiency printed is the sum of the levels' mean
+loads over the sum of their slowest loads (1.00: every thread busy until the level ends).
+
 Environment: ``TEAMLEDUC_BENCH_PRESETS`` (default ``team-leduc-2025,team-leduc``),
 ``TEAMLEDUC_BENCH_THREADS`` (default ``1,2``; counts above numba's thread pool are skipped),
 ``TEAMLEDUC_BENCH_REPEATS`` (best of, default 5), ``TEAMLEDUC_BENCH_TRIAD_MIB`` (MiB per
@@ -196,7 +205,7 @@ def cfr_arrays(
             "child_pad member table row0 tab_offsets tab_start tab_child_pad possible "
             "cx_ptr cx_idx",
         ),
-        *_reads("sweep", sweep(dag.tree), "term_index"),
+        *_reads("tree", dag.tree, "terminals"),
         Access("C", game.C.nbytes),
         Access("reach other", reach_other.nbytes),
         _rw("V", V),
@@ -219,7 +228,7 @@ def flow_arrays(dag: TeamDag, sigma, F: np.ndarray, cum=None) -> list[Access]:
             dag,
             "child_pad member table row0 tab_offsets tab_start tab_child_pad cx_ptr cx_idx",
         ),
-        *_reads("sweep", sweep(dag.tree), "term_index"),
+        *_reads("tree", dag.tree, "terminals"),
         Access("sigma", sigma.nbytes),
         _rw("F", F),
         Access("reach out", Z * dag.num_deals * 8, True, True),
@@ -492,6 +501,62 @@ def report(title: str, passes: list[Pass], seconds: float, triad: float, verbose
         )
 
 
+#: the modelled fixed cost of a non-terminal node in the balance table, in rows
+NODE_COST = 20.0
+
+
+def level_costs(dag: TeamDag) -> list[np.ndarray]:
+    """Per level of the regret pass, the modelled cost of each node in level order: its
+    prescription rows (team nodes) plus :data:`NODE_COST`; 0 for a terminal, which the level
+    loop only skips (terminals have their own loop) but which still takes a place in numba's
+    equal shares."""
+    tree = dag.tree
+    sw = sweep(tree)
+    acts = (dag.member >= 0) & (tree.kind != 2)
+    rows = np.zeros(tree.num_nodes)
+    size = dag.tab_offsets[:, -1] - dag.tab_offsets[:, 0]
+    rows[acts] = size[dag.table[acts]]
+    cost = np.where(tree.kind == 2, 0.0, rows + NODE_COST)
+    out = []
+    for lo, hi in zip(sw.bounds[:-1].tolist(), sw.bounds[1:].tolist(), strict=True):
+        out.append(cost[sw.order[lo:hi]])
+    return out
+
+
+def balance(levels: list[np.ndarray], threads: int, chunk: int) -> float:
+    """Sum of the levels' mean thread loads over the sum of their slowest loads: ``chunk`` 0
+    splits each level into ``threads`` equal shares of nodes (numba's default), otherwise
+    chunks of ``chunk`` nodes go, in order, to the thread that frees up first."""
+    mean = slowest = 0.0
+    for c in levels:
+        if c.sum() == 0:
+            continue
+        mean += c.sum() / threads
+        if chunk == 0:
+            edges = np.linspace(0, c.size, threads + 1).astype(np.int64)
+            loads = [c[a:b].sum() for a, b in zip(edges[:-1], edges[1:], strict=True)]
+        else:
+            loads = [0.0] * threads
+            for x in np.add.reduceat(c, np.arange(0, c.size, chunk)).tolist():
+                i = loads.index(min(loads))
+                loads[i] += x
+        slowest += max(loads)
+    return mean / slowest
+
+
+def balance_table(dag: TeamDag, counts=(2, 4, 8, 16)) -> None:
+    from teamleduc.dag.passes import LEVEL_CHUNK
+
+    levels = level_costs(dag)
+    print(
+        f"  balance of the regret pass's levels (model: rows + {NODE_COST:.0f} per node; "
+        f"{len(levels)} levels)"
+    )
+    print("    threads  equal shares  chunks of " + str(LEVEL_CHUNK))
+    for n in counts:
+        print(f"    {n:7d}  {balance(levels, n, 0):12.2f}  {balance(levels, n, LEVEL_CHUNK):12.2f}")
+
+
 def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int, verbose: bool):
     """Build ``preset``'s DCFR state, then per thread count: the triad, measured just before
     the passes it is compared with (the machine's load may change between blocks), and the
@@ -508,6 +573,7 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
         f"(built and {SETTLE_ITERATIONS} DCFR iterations in {time.perf_counter() - t0:.1f} s)",
         flush=True,
     )
+    balance_table(game.dags[0])
     for n in threads:
         numba.set_num_threads(n)
         triad, allocate = triad_gbs(triad_n, repeats)

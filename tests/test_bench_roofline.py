@@ -40,7 +40,7 @@ def _dims(game, k):
 
 def _index_bytes(n):
     """kind, children, child_pad, member, table, row0, tab_offsets, tab_start, tab_child_pad,
-    cx_ptr, cx_idx, term_index: the index arrays both cfr_update and flows read."""
+    cx_ptr, cx_idx, terminals: the index arrays both cfr_update and flows read."""
     N, B = n["N"], n["B"]
     return (
         N  # kind int8
@@ -54,7 +54,7 @@ def _index_bytes(n):
         + n["P"] * 3 * 4  # tab_child_pad int32
         + (B + 1) * 8  # cx_ptr int64
         + n["nnz"] * 4  # cx_idx int32
-        + N * 4  # term_index int32
+        + n["Z"] * 4  # terminals int32
     )
 
 
@@ -149,3 +149,25 @@ def test_visited_bytes_scale_the_rows_only(state):
     assert 0.0 < flow.visited < 1.0  # zero-flow beliefs are skipped
     assert flow.visited_bytes == pytest.approx(flow.bytes - (1 - flow.visited) * 3 * rows)
     assert cfr.visited_bytes == pytest.approx(cfr.bytes - (1 - cfr.visited) * 4 * rows)
+
+
+def test_balance_of_equal_shares_and_of_chunks():
+    """Hand-computed: a level of four cheap nodes then four costly ones, on 2 threads."""
+    level = [np.array([1.0, 1, 1, 1, 4, 4, 4, 4])]
+    assert roof.balance(level, 2, 0) == pytest.approx(10 / 16)  # shares 4 and 16
+    assert roof.balance(level, 2, 1) == pytest.approx(1.0)  # 10 and 10
+    assert roof.balance(level, 2, 4) == pytest.approx(10 / 16)  # chunks of 4 are the shares
+    # two levels add their mean and slowest loads; an empty level counts nothing
+    levels = [np.array([2.0, 0.0]), np.array([3.0, 3.0]), np.zeros(3)]
+    assert roof.balance(levels, 2, 0) == pytest.approx((1 + 3) / (2 + 3))
+
+
+def test_level_costs_follow_the_rows_of_each_node(state):
+    game = state.game
+    dag = game.dags[0]
+    levels = roof.level_costs(dag)
+    assert sum(c.size for c in levels) == game.tree.num_nodes
+    team = (dag.member >= 0) & (game.tree.kind != 2)
+    inner = int((game.tree.kind != 2).sum())
+    assert sum(c.sum() for c in levels) == pytest.approx(dag.num_rows + roof.NODE_COST * inner)
+    assert team.any()

@@ -38,6 +38,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
+from ..dag.passes import parallel_chunks
 from ..infosets import infoset_tables
 from .dag_cfr import dcfr
 from .export import guaranteed_value
@@ -94,18 +95,19 @@ class _TeamRefiner:
         t = self.tree
         if out is None:
             out = np.empty((self.K, t.num_nodes, self.R))
-        _member_reach(
-            t.parent,
-            t.action,
-            t.kind,
-            t.actor,
-            s,
-            self.tabs[s].id_of,
-            sg,
-            out,
-            cum if cum.size else sg,
-            wj,
-        )
+        with parallel_chunks(1):  # signals of unequal cost (the fixed member's reach)
+            _member_reach(
+                t.parent,
+                t.action,
+                t.kind,
+                t.actor,
+                s,
+                self.tabs[s].id_of,
+                sg,
+                out,
+                cum if cum.size else sg,
+                wj,
+            )
         return out
 
     def _chunks(self, s, sg):
@@ -209,10 +211,11 @@ class _TeamRefiner:
 
         def member_pass(strategy, pos_f, neg_f):
             """The free member's regret pass on ``reg`` (values into ``V``) from ``cv``."""
-            _member_pass(
-                t.kind, t.children, t.actor, free, id_of, sw.term_index, cv, strategy, reg, V,
-                pos_f, neg_f, live,
-            )  # fmt: skip
+            with parallel_chunks(1):  # one signal at a time: their live nodes differ
+                _member_pass(
+                    t.kind, t.children, t.actor, free, id_of, sw.term_index, cv, strategy, reg,
+                    V, pos_f, neg_f, live,
+                )  # fmt: skip
 
         if warm > 0:
             # regrets proportional to the current strategy make it the first iterate; their
