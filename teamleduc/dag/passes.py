@@ -2,8 +2,10 @@
 
 Python entry points of the compiled kernels (:mod:`teamleduc.dag.kernels`), checking the
 arrays they are handed. On large trees the kernels run level by level, nodes of one level in
-parallel (a node writes only its own row of ``V`` or its children's rows of ``F``); small trees
-use serial passes in node order (children have larger ids), the max DP level by level.
+parallel (a node writes only its own row of ``V`` or its children's rows of ``F``) in chunks
+of :data:`LEVEL_CHUNK` nodes taken as threads free up (:func:`parallel_chunks`), the terminals
+in a loop of their own; small trees use serial passes in node order (children have larger
+ids), the max DP level by level.
 
 * :func:`cfr_update` - leaf values from the other team's reach, values under the current
   strategy, and the regret update with regret matching, in one bottom-up pass;

@@ -8,7 +8,15 @@ ranks): the members' reach (:func:`_member_reach`), the team's terminal reach of
 its regret update (:func:`_member_pass`). Tested against numpy in ``tests/test_refine.py``.
 """
 
+import numpy as np
 from numba import njit, prange
+
+
+@njit(cache=True, inline="always")
+def _u(i):
+    """``i`` as an unsigned index (the caller knows it is >= 0): numba then skips the
+    wraparound check of negative indices in the inner loops (as in :mod:`teamleduc.dag.kernels`)."""
+    return np.uint64(i)
 
 
 @njit(cache=True, parallel=True)
@@ -75,17 +83,19 @@ def _member_reach(parent, action, kind, actor, seat, id_of, sigma, out, cum, wj)
         for x in range(R):
             oj[0, x] = 1.0
         for h in range(1, N):
-            p = parent[h]
+            p = _u(parent[h])
+            op = oj[p]
+            oh = oj[_u(h)]
             if kind[p] == 0 and actor[p] == seat:
-                a = action[h]
+                a = _u(action[h])
                 for x in range(R):
-                    i = id_of[p, x]
-                    oj[h, x] = oj[p, x] * sj[i, a]
+                    i = _u(id_of[p, x])
+                    oh[x] = op[x] * sj[i, a]
                     if acc:
-                        cj[i, a] += wj[j] * oj[p, x] * sj[i, a]
+                        cj[i, a] += wj[j] * op[x] * sj[i, a]
             else:
                 for x in range(R):
-                    oj[h, x] = oj[p, x]
+                    oh[x] = op[x]
 
 
 #: terminals per block of the per-terminal kernels (a block walks the signals in order)
