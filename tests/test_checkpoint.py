@@ -21,7 +21,7 @@ def test_damaged_checkpoint_candidates_are_refused(tmp_path):
     solve(
         config,
         "dcfr",
-        max_iterations=20,
+        max_iterations=50,  # its LP export is exact within a second (after 20: 30 s)
         time_limit=GUARD_SECONDS,
         out_dir=tmp_path,
         refine_seconds=0,

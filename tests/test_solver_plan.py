@@ -15,8 +15,15 @@ def test_auto_refinement_with_a_target(monkeypatch):
     import teamleduc.solver.plan as plan
 
     monkeypatch.setattr(plan, "auto_seconds", lambda game, limit, signals, startup=0.0: 3.0)
+    # 50 iterations: the export at the limit is exact within a second (without a limit the
+    # target was met by whichever trial export the machine's speed led to: 2 to 15 s)
     met = solve(
-        "tiny-team-leduc", "dcfr", time_limit=GUARD_SECONDS, target_gap=1e-9, handle_sigint=False
+        "tiny-team-leduc",
+        "dcfr",
+        time_limit=GUARD_SECONDS,
+        max_iterations=50,
+        target_gap=1e-9,
+        handle_sigint=False,
     )
     assert met.success and met.parameters["refine_seconds"] == 3.0
     assert not [m for m in met.history if m.what == "refine"]
@@ -24,7 +31,7 @@ def test_auto_refinement_with_a_target(monkeypatch):
     missed = solve(
         "tiny-team-leduc",
         "dcfr",
-        time_limit=12,
+        time_limit=6,  # the export gets about 2 s (5 s of 12 before), then 3 s of refinement
         max_iterations=30,
         max_signals=4,
         target_gap=1e-9,
