@@ -36,14 +36,18 @@ times slower than that the pass runs. On small presets part of the arrays stays 
 last-level cache, which the triad's arrays do not: there a pass may beat the floor. Timings
 are the best of the repeats after a warm-up call (numba compiling or loading excluded).
 
-Balance, per preset (no timing, so it holds for thread counts this machine lacks): how evenly
-the regret pass's level loops split among 2, 4, 8 and 16 threads, in numba's equal shares of
-each level's nodes and in chunks of :data:`teamleduc.dag.passes.LEVEL_CHUNK` nodes taken as
-threads free up (what the passes use). A node's cost is modelled as its prescription rows plus
-20 (a non-terminal node's fixed work; terminals run in their own, even, loop, and cost the
-level loop nothing but their place in its equal shares); per level the
-slowest thread's load sets the time, and the efficiency printed is the sum of the levels' mean
-loads over the sum of their slowest loads (1.00: every thread busy until the level ends).
+Balance, per preset (a model, not a timing, so it covers thread counts this machine lacks): how
+evenly the regret pass's level loops split among 2, 4, 8 and 16 threads. The passes use numba's
+default schedule, one equal share of each level's nodes per thread; the table also shows the
+same shares over each level's nodes interleaved (taken in golden-ratio order, so that each
+share samples the whole level), and numba's dynamic chunks of 4 nodes. A node's cost is
+modelled as its prescription rows plus 20 (a non-terminal node's fixed work); a terminal costs
+the level loop nothing (terminals have their own, even, loop) but takes its place in the
+shares. Per level the slowest thread's load sets the time; the efficiency printed is the sum of
+the levels' mean loads over the sum of their slowest loads (1.00: every thread busy until the
+level ends). The DCFR iteration is also timed in dynamic chunks of 4 against equal shares
+(alternating, best of the repeats): numba schedules each chunk at a cost, which on this 2-core
+machine outweighed the balance, so the passes keep equal shares.
 
 Environment: ``TEAMLEDUC_BENCH_PRESETS`` (default ``team-leduc-2025,team-leduc``),
 ``TEAMLEDUC_BENCH_THREADS`` (default ``1,2``; counts above numba's thread pool are skipped),
@@ -336,6 +340,14 @@ class DcfrState:
             self.update(k)
             self.flow(k)
 
+    def iterate_with_chunks(self, size: int) -> None:
+        """:meth:`iterate` with numba's chunk size set to ``size`` (0: equal shares)."""
+        old = numba.set_parallel_chunksize(size)
+        try:
+            self.iterate()
+        finally:
+            numba.set_parallel_chunksize(old)
+
 
 _NO_LAST = np.zeros(0, ROW_DTYPE)
 TEAMS = "AB"
@@ -459,6 +471,20 @@ def time_passes(passes: list[Pass], repeats: int) -> float:
     return best
 
 
+def chunk_cost(state: DcfrState, repeats: int, chunk: int = 4) -> tuple[float, float]:
+    """(equal shares, dynamic chunks of ``chunk``): best seconds of one DCFR iteration under
+    each schedule, alternating (what the balance table's last column costs to run)."""
+    best = {0: math.inf, chunk: math.inf}
+    for size in (0, chunk):
+        state.iterate_with_chunks(size)
+    for _ in range(repeats):
+        for size in (0, chunk):
+            t0 = time.perf_counter()
+            state.iterate_with_chunks(size)
+            best[size] = min(best[size], time.perf_counter() - t0)
+    return best[0], best[chunk]
+
+
 def report(title: str, passes: list[Pass], seconds: float, triad: float, verbose: bool) -> None:
     """The table of one operation: per pass and in all, at the triad's ``triad`` GB/s."""
     print(f"  {title}")
@@ -544,17 +570,26 @@ def balance(levels: list[np.ndarray], threads: int, chunk: int) -> float:
     return mean / slowest
 
 
-def balance_table(dag: TeamDag, counts=(2, 4, 8, 16)) -> None:
-    from teamleduc.dag.passes import LEVEL_CHUNK
+def interleaved(levels: list[np.ndarray]) -> list[np.ndarray]:
+    """Each level's costs taken in golden-ratio order (position i goes to the rank of
+    ``i * 0.618... mod 1``): any run of consecutive entries samples the whole level."""
+    phi = (math.sqrt(5.0) - 1.0) / 2.0
+    return [c[np.argsort((np.arange(c.size) * phi) % 1.0, kind="stable")] for c in levels]
 
+
+def balance_table(dag: TeamDag, counts=(2, 4, 8, 16)) -> None:
     levels = level_costs(dag)
+    mixed = interleaved(levels)
     print(
         f"  balance of the regret pass's levels (model: rows + {NODE_COST:.0f} per node; "
         f"{len(levels)} levels)"
     )
-    print("    threads  equal shares  chunks of " + str(LEVEL_CHUNK))
+    print("    threads  equal shares (used)  interleaved shares  chunks of 4")
     for n in counts:
-        print(f"    {n:7d}  {balance(levels, n, 0):12.2f}  {balance(levels, n, LEVEL_CHUNK):12.2f}")
+        print(
+            f"    {n:7d}  {balance(levels, n, 0):19.2f}  {balance(mixed, n, 0):18.2f}"
+            f"  {balance(levels, n, 4):11.2f}"
+        )
 
 
 def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int, verbose: bool):
@@ -584,6 +619,12 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
         )
         passes = dcfr_passes(state)
         report("DCFR iteration", passes, time_passes(passes, repeats), triad, verbose)
+        shares, chunks = chunk_cost(state, repeats)
+        print(
+            f"    in numba's dynamic chunks of 4 nodes: {chunks:.4f} s against {shares:.4f} s "
+            f"in equal shares ({chunks / shares:.2f}x)",
+            flush=True,
+        )
         passes = best_response_passes(state)
         report("exact team best response", passes, time_passes(passes, repeats), triad, verbose)
         passes = refinement_passes(state)

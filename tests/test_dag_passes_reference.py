@@ -200,26 +200,3 @@ def test_passes_equal_the_reference(preset, predictive, parallel):
             # kernel's skipped gathers), and the iterated one reaches more of them
             zero = ~(V[:N, :B] != 0).any(axis=1)
             assert zero.any() and not zero.all()
-
-
-def test_chunked_levels_give_the_same_bits_and_restore_the_chunk_size(monkeypatch):
-    """The level loops in chunks taken as threads free up (``parallel_chunks``) or in numba's
-    equal shares: the same arrays bit for bit (a node writes only its own rows), and the
-    caller's chunk size is left as it was."""
-    import numba
-
-    from teamleduc.dag import passes
-
-    game = dag_game(get_config("tiny-team-leduc"))
-    runs = []
-    for chunk in (passes.LEVEL_CHUNK, 0):
-        monkeypatch.setattr(passes, "LEVEL_CHUNK", chunk)
-        with passes_in_parallel(True):
-            state, reach = iterated_state(game, 3, False)
-        runs.append((state, reach))
-        assert numba.get_parallel_chunksize() == 0
-    (s1, r1), (s2, r2) = runs
-    for k in (0, 1):
-        for name in ("reg", "sigma", "cum"):
-            assert s1[k][name].tobytes() == s2[k][name].tobytes()
-        assert r1[k].tobytes() == r2[k].tobytes()

@@ -459,3 +459,43 @@ def test_an_unheld_start_refines_as_the_held_one(blocks):
 
 def _sizes(game) -> dict:
     return {s: t.size for s, t in enumerate(infoset_tables(game.tree))}
+
+
+def test_one_signal_at_a_time_gives_the_same_bits(averaged):
+    """The per-signal kernels with signals handed out one at a time (the refiner's
+    scheduling) give the arrays of numba's equal shares bit for bit, and the caller's chunk
+    size is left as it was."""
+    import numba
+
+    from teamleduc.solver.team_refinement import _one_signal_at_a_time
+
+    game, _ = averaged
+    t = game.tree
+    seat = game.dags[0].seats[0]
+    tabs = infoset_tables(t)
+    n, R, K = tabs[seat].size, game.config.num_ranks, 7
+    rng = np.random.default_rng(5)
+    sigma = rng.dirichlet(np.ones(3), size=(K, n))
+    cv = rng.normal(size=(K, len(t.terminals), R))
+    live = rng.random((K, t.num_nodes)) < 0.7
+    live[:, 0] = True
+
+    def run():
+        reach, cum = np.empty((K, t.num_nodes, R)), np.zeros_like(sigma)
+        _member_reach(
+            t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, reach, cum,
+            np.full(K, 0.25),
+        )  # fmt: skip
+        s, reg, V = sigma.copy(), np.zeros_like(sigma), np.empty((K, t.num_nodes, R))
+        _member_pass(
+            t.kind, t.children, t.actor, seat, tabs[seat].id_of, sweep(t).term_index, cv, s,
+            reg, V, 0.8, 0.5, live,
+        )  # fmt: skip
+        return [a.tobytes() for a in (reach, cum, s, reg, V)]
+
+    shares = run()
+    with _one_signal_at_a_time():
+        assert numba.get_parallel_chunksize() == 1
+        chunks = run()
+    assert numba.get_parallel_chunksize() == 0
+    assert chunks == shares

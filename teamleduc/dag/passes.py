@@ -2,10 +2,9 @@
 
 Python entry points of the compiled kernels (:mod:`teamleduc.dag.kernels`), checking the
 arrays they are handed. On large trees the kernels run level by level, nodes of one level in
-parallel (a node writes only its own row of ``V`` or its children's rows of ``F``) in chunks
-of :data:`LEVEL_CHUNK` nodes taken as threads free up (:func:`parallel_chunks`), the terminals
-in a loop of their own; small trees use serial passes in node order (children have larger
-ids), the max DP level by level.
+parallel (a node writes only its own row of ``V`` or its children's rows of ``F``), the
+terminals in a loop of their own; small trees use serial passes in node order (children have
+larger ids), the max DP level by level.
 
 * :func:`cfr_update` - leaf values from the other team's reach, values under the current
   strategy, and the regret update with regret matching, in one bottom-up pass;
@@ -26,8 +25,6 @@ are the bulk of the memory traffic, and every value, flow and payoff is accumula
 
 from __future__ import annotations
 
-import contextlib
-
 import numba
 import numpy as np
 
@@ -44,26 +41,6 @@ from .kernels import (
     _normalize,
 )
 from .structure import ROW_DTYPE, DagGame, TeamDag, sweep, team_index, team_nodes
-
-#: nodes per chunk of the parallel level loops. numba's default hands each thread one equal
-#: share of a level's nodes, and the costly nodes of a level sit together (a subtree of team
-#: nodes, then one of terminals): with that split the slowest thread carries 1/0.48 of its
-#: share on team-leduc-2025 at 16 threads; in chunks of 4 nodes taken as threads free up,
-#: 1/0.93 (``python -m benchmarks roofline``, its balance table)
-LEVEL_CHUNK = 4
-
-
-@contextlib.contextmanager
-def parallel_chunks(size: int | None = None):
-    """The parallel loops started inside take their iterations in chunks of ``size``
-    (default :data:`LEVEL_CHUNK`), as threads free up, instead of one equal share per thread
-    (0: numba's equal shares). numba's chunk size belongs to the calling thread: restored on
-    leaving. The results are the same: each iteration writes only its own rows."""
-    old = numba.set_parallel_chunksize(LEVEL_CHUNK if size is None else size)
-    try:
-        yield
-    finally:
-        numba.set_parallel_chunksize(old)
 
 
 def _scratch(dag: TeamDag) -> tuple[np.ndarray, np.ndarray]:
@@ -146,8 +123,7 @@ def cfr_update(
         np.empty(tree.num_nodes + 1, np.bool_),
     )
     if sw.parallel:
-        with parallel_chunks():
-            _cfr_par(sw.order, sw.bounds, *args)
+        _cfr_par(sw.order, sw.bounds, *args)
     else:
         _cfr_ser(*args)
     return dag.root_value(V)
@@ -200,30 +176,29 @@ def _max_dp(
             f"W has shape {W.shape}, expected ({len(tree.terminals)}, {dag.num_deals})"
         )
     kernel = _max_par if parallel else _max_ser
-    with parallel_chunks() if parallel else contextlib.nullcontext():
-        kernel(
-            sw.order,
-            sw.bounds,
-            tree.kind,
-            dag.child_pad,
-            dag.member,
-            dag.table,
-            dag.tab_offsets,
-            dag.tab_child_pad,
-            dag.possible if prune else _NO_POSSIBLE,
-            bool(prune),
-            sw.term_index,
-            W,
-            dag.cx_ptr,
-            dag.cx_idx,
-            slot,
-            Va,
-            Vb,
-            choice,
-            team_index(dag),
-            dag.num_beliefs,
-            tree.children,
-        )
+    kernel(
+        sw.order,
+        sw.bounds,
+        tree.kind,
+        dag.child_pad,
+        dag.member,
+        dag.table,
+        dag.tab_offsets,
+        dag.tab_child_pad,
+        dag.possible if prune else _NO_POSSIBLE,
+        bool(prune),
+        sw.term_index,
+        W,
+        dag.cx_ptr,
+        dag.cx_idx,
+        slot,
+        Va,
+        Vb,
+        choice,
+        team_index(dag),
+        dag.num_beliefs,
+        tree.children,
+    )
 
 
 def best_values(game: DagGame, team: int, reach_other: np.ndarray, V: np.ndarray) -> float:
@@ -295,8 +270,7 @@ def flows(
         tree.children,
     )
     if sw.parallel:
-        with parallel_chunks():
-            _flows_par(sw.order, sw.bounds, *args)
+        _flows_par(sw.order, sw.bounds, *args)
     else:
         _flows_ser(*args)
     return Tout

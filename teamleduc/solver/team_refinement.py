@@ -32,13 +32,14 @@ never reaches in that signal; the other team's updates reuse :func:`teamleduc.da
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
+import numba
 import numpy as np
 
 from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
-from ..dag.passes import parallel_chunks
 from ..infosets import infoset_tables
 from .dag_cfr import dcfr
 from .export import guaranteed_value
@@ -69,6 +70,21 @@ def _better(team: int):
     return (lambda a, b: a > b) if team == 0 else (lambda a, b: a < b)
 
 
+@contextlib.contextmanager
+def _one_signal_at_a_time():
+    """The per-signal kernels started inside hand their signals to the threads one at a time
+    as threads free up, not in numba's equal shares: signals cost unequal time (the fixed
+    member reaches more of the tree in some), and a hundred chunks cost nothing next to a
+    signal's pass. The results are the same: each signal writes only its own slices. (The
+    level loops of :mod:`teamleduc.dag` keep the equal shares: for their tens of thousands
+    of small nodes numba's per-chunk scheduling cost more than the balance won.)"""
+    old = numba.set_parallel_chunksize(1)
+    try:
+        yield
+    finally:
+        numba.set_parallel_chunksize(old)
+
+
 class _TeamRefiner:
     """One team's K signals under refinement: the members' per-signal strategies and the
     weights, improved one member's block at a time (:meth:`block`)."""
@@ -95,7 +111,7 @@ class _TeamRefiner:
         t = self.tree
         if out is None:
             out = np.empty((self.K, t.num_nodes, self.R))
-        with parallel_chunks(1):  # signals of unequal cost (the fixed member's reach)
+        with _one_signal_at_a_time():
             _member_reach(
                 t.parent,
                 t.action,
@@ -211,7 +227,7 @@ class _TeamRefiner:
 
         def member_pass(strategy, pos_f, neg_f):
             """The free member's regret pass on ``reg`` (values into ``V``) from ``cv``."""
-            with parallel_chunks(1):  # one signal at a time: their live nodes differ
+            with _one_signal_at_a_time():
                 _member_pass(
                     t.kind, t.children, t.actor, free, id_of, sw.term_index, cv, strategy, reg,
                     V, pos_f, neg_f, live,
