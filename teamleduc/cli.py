@@ -27,7 +27,7 @@ import click
 
 from . import __version__
 from .commands import best_response, evaluation, explain, game, play, solve, study, submissions
-from .errors import TeamLeducError
+from .commands.options import USER_ERRORS, exit_for_user_error
 from .interrupts import caused_by_ctrl_c, install
 from .names import terminal_text
 
@@ -74,12 +74,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         e.message = terminal_text(e.message)  # it may quote what was typed: escaped, bounded
         e.show()
         sys.exit(e.exit_code)
-    except TeamLeducError as e:
-        click.echo(f"error: {terminal_text(e)}", err=True)
-        sys.exit(e.exit_code)
-    except (OSError, MemoryError) as e:
-        click.echo(f"error: {terminal_text(e)}", err=True)
-        sys.exit(2)
+    except USER_ERRORS as e:
+        exit_for_user_error(e)
     except Exception as e:  # a bug: one line for the user, the traceback on request
         if caused_by_ctrl_c(e):
             _aborted(leave_at_once=argv is None)

@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from ..arguments import EXCERPT_CHARS, SEED_LIMIT, excerpt
 from ..config import DEFAULT_PRESET, PRESETS, get_config
+from ..errors import TeamLeducError
+from ..names import terminal_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,6 +29,19 @@ PRESET_HELP = "game preset: " + ", ".join(PRESETS) + f" (default {DEFAULT_PRESET
 
 #: the longest SUB argument (a path or a baseline name) a command reads: PATH_MAX on Linux
 SUB_CHARS = 4096
+
+
+#: what ends a command as the user's error (one line, no traceback)
+USER_ERRORS = (TeamLeducError, OSError, MemoryError)
+
+
+def exit_for_user_error(e: BaseException) -> NoReturn:
+    """End the command for a user error: ``error: MESSAGE`` on stderr, escaped for the terminal,
+    and the error's exit code (2 for an OSError or a MemoryError). Shared by
+    :func:`teamleduc.cli.main` and the commands that must end at once where click's own
+    runner calls them (tests and API users invoke ``cli`` without ``main``)."""
+    click.echo(f"error: {terminal_text(e)}", err=True)
+    sys.exit(e.exit_code if isinstance(e, TeamLeducError) else 2)
 
 
 def check_sub(what: str, value: str) -> str:

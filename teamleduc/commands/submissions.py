@@ -23,8 +23,7 @@ from ..arguments import excerpt
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
 from ..files.findings import SubmissionError
-from ..names import terminal_text
-from .options import echo_result, overwrite_option
+from .options import USER_ERRORS, echo_result, exit_for_user_error, overwrite_option
 
 PRESET_2025 = "team-leduc-2025"
 _PRESET_HELP = (
@@ -71,16 +70,12 @@ def _seats(text: str, config: GameConfig):
 
 @contextlib.contextmanager
 def _user_errors_exit():
-    """A user error ends the command here: its message (escaped for the terminal, as
-    :func:`teamleduc.cli.main` shows one), then its exit code (2 for an OSError)."""
+    """A user error ends the command here, as :func:`teamleduc.cli.main` ends one
+    (:func:`~.options.exit_for_user_error`)."""
     try:
         yield
-    except TeamLeducError as e:
-        click.echo(f"error: {terminal_text(e)}", err=True)
-        sys.exit(e.exit_code)
-    except OSError as e:
-        click.echo(f"error: {terminal_text(e)}", err=True)
-        sys.exit(2)
+    except USER_ERRORS as e:
+        exit_for_user_error(e)
 
 
 def _echo_findings(findings, prefix: str, err: bool, source=None) -> None:
