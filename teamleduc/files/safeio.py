@@ -139,6 +139,14 @@ class Container:
     def read(self, name: str, limit: int, what: str = "this file") -> bytes:
         """The bytes of member ``name``; :class:`SubmissionError` if it is above ``limit`` bytes,
         unreadable or corrupt. The size is checked before anything is read."""
+        m = self._member_within(name, limit, what)
+        if self.kind == "zip":
+            return self._read_zip(m, limit)
+        return self._read_file(m, limit)
+
+    def _member_within(self, name: str, limit: int, what: str) -> _Member:
+        """Member ``name``, checked before any of it is read: a zip entry's compression
+        ratio, then its declared size against ``limit`` (:meth:`read` and :meth:`stored`)."""
         m = self.members[name]
         if self.kind == "zip":
             self._check_ratio(m)
@@ -147,9 +155,7 @@ class Container:
                 f"refused: {m.size:,} bytes, above the limit of {limit:,} bytes for {what}",
                 file=m.display,
             )
-        if self.kind == "zip":
-            return self._read_zip(m, limit)
-        return self._read_file(m, limit)
+        return m
 
     def _read_file(self, m: _Member, limit: int) -> bytes:
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -234,16 +240,12 @@ class Container:
         these, or a short read while yielding, raises :class:`SubmissionError`; a caller that
         needs the loader's own verdict then calls :meth:`read`.
         """
-        m = self.members[name]
         if self.kind != "zip":
-            raise ValueError(f"stored: {m.display} is a file of a folder, not of a zip")
-        info: zipfile.ZipInfo = m.ref
-        self._check_ratio(m)
-        if m.size > limit:
-            raise SubmissionError(
-                f"refused: {m.size:,} bytes, above the limit of {limit:,} bytes for {what}",
-                file=m.display,
+            raise ValueError(
+                f"stored: {self.members[name].display} is a file of a folder, not of a zip"
             )
+        m = self._member_within(name, limit, what)
+        info: zipfile.ZipInfo = m.ref
 
         def bad(why: str) -> SubmissionError:
             return SubmissionError(f"corrupt archive entry: {why}", file=m.display)
