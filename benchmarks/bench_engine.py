@@ -1,4 +1,5 @@
-"""The solver's engine side by side with an earlier revision: DCFR iterations per second.
+"""The solver's engine side by side with an earlier revision: DCFR iterations and exact team
+best responses per second.
 
 Why: the engine's speed goals (issue 33) are ratios against the code before the change, and a
 ratio is only fair when both run on the same machine at the same time. This benchmark exports
@@ -9,8 +10,12 @@ of the base and of this working tree, per preset and thread count. Each child bu
 runs :data:`SETTLE` iterations (numba compiling or loading, strategies no longer uniform) and
 then times :data:`TIMED` single iterations; the figure is the median, the ratio this tree's
 rate over the base's; the CPU seconds per iteration (the process's, all threads) are printed
-beside them, the fairer figure on a busy machine at one thread. Rounds alternate base and tree :data:`ROUNDS` times, so that a load
-that comes and goes hits both.
+beside them, the fairer figure on a busy machine at one thread. The same child then times
+:data:`TIMED` exact best responses of team B against team A's reach, as ``grade`` and
+``best-response`` run them (:func:`teamleduc.dag.max_dp_levels`, serial, then the argmax walk
+:func:`teamleduc.dag.extract_pure`; the weights ``W`` are computed once, outside the timing).
+Rounds alternate base and tree :data:`ROUNDS` times, so that a load that comes and goes hits
+both.
 
 Environment: ``TEAMLEDUC_BENCH_BASE`` (a git revision; default :data:`BASE`),
 ``TEAMLEDUC_BENCH_PRESETS`` (default ``team-leduc-2025,team-leduc``),
@@ -52,8 +57,17 @@ for _ in range(int(sys.argv[4])):
     m.iterate(1)
     times.append(time.perf_counter() - t0)
     cpu.append(time.process_time() - c0)
+from teamleduc.dag import extract_pure, max_dp_levels
+d = m.game.dags[1]
+W = m.game.weights(1, m.reach[0])
+br = []
+for _ in range(int(sys.argv[4])):
+    t0 = time.perf_counter()
+    _, choice = max_dp_levels(d, W)
+    extract_pure(d, choice=choice)
+    br.append(time.perf_counter() - t0)
 import teamleduc
-print(json.dumps({"times": times, "cpu": cpu, "file": teamleduc.__file__}))
+print(json.dumps({"times": times, "cpu": cpu, "br": br, "file": teamleduc.__file__}))
 """
 
 
@@ -73,9 +87,9 @@ def export_revision(rev: str, into: pathlib.Path) -> pathlib.Path:
     return into / "base"
 
 
-def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[list, list]:
+def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[list, list, list]:
     """Wall and CPU seconds of :data:`TIMED` single DCFR iterations of the package under
-    ``where``."""
+    ``where``, and wall seconds of as many exact best responses."""
     env = dict(os.environ, PYTHONPATH=str(where), NUMBA_NUM_THREADS=str(max(threads, 1)))
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, preset, str(threads), str(SETTLE), str(TIMED)],
@@ -90,7 +104,7 @@ def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[lis
     result = json.loads(out.stdout.strip().splitlines()[-1])
     if not result["file"].startswith(str(where)):
         raise SystemExit(f"child imported {result['file']}, not the package under {where}")
-    return result["times"], result["cpu"]
+    return result["times"], result["cpu"], result["br"]
 
 
 def main() -> None:
@@ -106,24 +120,31 @@ def main() -> None:
         f"{'preset':<16} {'threads':>7} {'base it/s':>10} {'tree it/s':>10} {'ratio':>6}"
         f" {'base CPU s/it':>14} {'tree CPU s/it':>14} {'CPU ratio':>9}"
     )
+    responses = []
     with tempfile.TemporaryDirectory() as tmp:
         old = export_revision(base, pathlib.Path(tmp))
         for preset in presets:
             for n in threads:
                 if n > cores:
                     continue
-                a, b, ca, cb = [], [], [], []
+                a, b, ca, cb, bra, brb = [], [], [], [], [], []
                 for _ in range(rounds):
-                    wall, cpu = time_iterations(old, preset, n)
-                    a, ca = a + wall, ca + cpu
-                    wall, cpu = time_iterations(ROOT, preset, n)
-                    b, cb = b + wall, cb + cpu
+                    wall, cpu, br = time_iterations(old, preset, n)
+                    a, ca, bra = a + wall, ca + cpu, bra + br
+                    wall, cpu, br = time_iterations(ROOT, preset, n)
+                    b, cb, brb = b + wall, cb + cpu, brb + br
                 ra, rb = 1 / statistics.median(a), 1 / statistics.median(b)
                 xa, xb = statistics.median(ca), statistics.median(cb)
                 print(
                     f"{preset:<16} {n:>7} {ra:>10.2f} {rb:>10.2f} {rb / ra:>5.2f}x"
                     f" {xa:>14.4f} {xb:>14.4f} {xa / xb:>8.2f}x"
                 )
+                responses.append((preset, n, statistics.median(bra), statistics.median(brb)))
+    print()
+    print("exact team best response (team B against A's reach: max DP, serial, and argmax walk)")
+    print(f"{'preset':<16} {'threads':>7} {'base s':>10} {'tree s':>10} {'ratio':>6}")
+    for preset, n, sa, sb in responses:
+        print(f"{preset:<16} {n:>7} {sa:>10.4f} {sb:>10.4f} {sa / sb:>5.2f}x")
 
 
 if __name__ == "__main__":
