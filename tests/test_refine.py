@@ -16,9 +16,38 @@ from teamleduc.infosets import infoset_tables
 from teamleduc.solver import solve
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
-from teamleduc.solver.refine_kernels import _member_pass, _member_reach, _member_values, _pair_reach
+from teamleduc.solver.refine_kernels import (
+    _block_average,
+    _member_pass,
+    _member_reach,
+    _member_values,
+    _pair_reach,
+)
 from teamleduc.solver.stratify import stratified_mixture
 from teamleduc.solver.team_refinement import CHECK_EVERY, _TeamRefiner, refine_team
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_block_average_has_numpys_bits(dtype):
+    """The block's average (one kernel) is bit for bit what numpy's sum, copy and masked divide
+    gave: sums as ((c0 + c1) + c2) in the iterates' type, the start strategy where the block
+    never reached an information set (zero sum), scales from 1e-30 to 1e30."""
+    rng = np.random.default_rng(7)
+    shape = (5, 301, 3)
+    cum = (rng.random(shape) * 10.0 ** rng.integers(-30, 30, shape)).astype(dtype)
+    cum[:, ::7] = 0.0  # never reached
+    cum[:, 1::11, 1] = 0.0  # one action never played
+    fallback = rng.random(shape)
+    tot = cum.sum(axis=2, keepdims=True)
+    expected = fallback.copy()
+    np.divide(cum, tot, out=expected, where=tot > 0)
+    out = np.full(shape, np.nan)
+    _block_average(cum, fallback, out)
+    assert np.array_equal(out, expected)
+    assert np.array_equal(out[:, ::7], fallback[:, ::7])
+    # the order of the sum matters at these scales: the other order differs somewhere
+    other = cum[..., 0] + (cum[..., 1] + cum[..., 2])
+    assert not np.array_equal(other, tot[..., 0])
 
 
 @pytest.fixture(scope="module")
@@ -235,8 +264,17 @@ def test_warm_block_keeps_free_weights_where_they_are(averaged):
     assert np.abs(kept[1] - weights).max() > 1e-3
 
 
-def test_block_value_is_exact(averaged):
-    """The value a block reports is the exact guaranteed value of the mixture it keeps."""
+@pytest.mark.parametrize("iterates", ["float64", "float32"])
+def test_block_value_is_exact(averaged, iterates, monkeypatch):
+    """The value a block reports is the exact guaranteed value of the mixture it keeps. With
+    float32 iterates (big games; forced here by a zero threshold) the block's checks read the
+    fixed member's reach rounded to float32, so the value is exact to float32 rounding, and
+    the kept strategies are float64 all the same."""
+    from teamleduc.solver import team_refinement
+
+    if iterates == "float32":
+        monkeypatch.setattr(team_refinement, "BIG_ITERATES", 0)
+    tol = 1e-9 if iterates == "float64" else 1e-6
     game, sig = averaged
     for team in (0, 1):
         mix = stratified_mixture(game, team, sig[team], 6)
@@ -247,7 +285,8 @@ def test_block_value_is_exact(averaged):
         )
         val = tr.block(1, deadline=float("inf"), max_iters=25)
         kept = tr.mixture(tr.p, tr.sig)
-        assert val == pytest.approx(guaranteed_value(game, kept), abs=1e-9)
+        assert val == pytest.approx(guaranteed_value(game, kept), abs=tol)
+        assert all(tr.sig[s].dtype == np.float64 for s in mix.seats)
         assert np.array_equal(kept.weights, mix.weights)  # fixed weights stay
 
 

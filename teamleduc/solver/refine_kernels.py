@@ -5,7 +5,8 @@ other member's per-signal strategies are fixed: a perfect-recall problem per sig
 kernels run it over the public tree, one signal per thread, arrays signal-major (K, nodes,
 ranks): the members' reach (:func:`_member_reach`), the team's terminal reach of the pair
 (:func:`_pair_reach`), the free member's counterfactual values (:func:`_member_values`) and
-its regret update (:func:`_member_pass`). Tested against numpy in ``tests/test_refine.py``.
+its regret update (:func:`_member_pass`), and a block's average strategy
+(:func:`_block_average`). Tested against numpy in ``tests/test_refine.py``.
 """
 
 import numpy as np
@@ -158,3 +159,24 @@ def _member_values(W, rfix, free_second, out):
                         else:
                             s += W[z, x, y] * rfix[j, z, y]
                     out[j, z, x] = s
+
+
+@njit(cache=True, parallel=True)
+def _block_average(cum, fallback, out):
+    """A block's average strategy: ``out[j, i] = cum[j, i] / ((cum[j, i, 0] + cum[j, i, 1]) +
+    cum[j, i, 2])``, in ``cum``'s type, or ``fallback[j, i]`` where that sum is not positive
+    (the block never reached the information set). These are numpy's bits for
+    ``np.divide(cum, cum.sum(axis=2, keepdims=True), out=fallback.copy(), where=sum > 0)``, in
+    one pass instead of four: on team-leduc those took two thirds of a block's exact check.
+    Signals in parallel; ``cum``, ``fallback`` and ``out`` are (K, n, 3)."""
+    K, n, _ = cum.shape
+    for j in prange(K):
+        cj, fj, oj = cum[j], fallback[j], out[j]
+        for i in range(n):
+            t = cj[i, 0] + cj[i, 1] + cj[i, 2]
+            if t > 0:
+                for a in range(3):
+                    oj[i, a] = cj[i, a] / t
+            else:
+                for a in range(3):
+                    oj[i, a] = fj[i, a]

@@ -44,7 +44,13 @@ from ..infosets import infoset_tables
 from .dag_cfr import dcfr
 from .export import guaranteed_value
 from .mixtures import ProductStrategy, TeamMixture
-from .refine_kernels import _member_pass, _member_reach, _member_values, _pair_reach
+from .refine_kernels import (
+    _block_average,
+    _member_pass,
+    _member_reach,
+    _member_values,
+    _pair_reach,
+)
 
 #: iterations per block (warm started): long enough for a warm block to beat its start
 BLOCK_ITERS = 200
@@ -257,9 +263,8 @@ class _TeamRefiner:
         def check():
             """Measure the block's average so far exactly; keep it if it is the best."""
             nonlocal best_val, best
-            tot = cum.sum(axis=2, keepdims=True)
-            avg = self.sig[free].copy()  # where the block never reached: as before
-            np.divide(cum, tot, out=avg, where=tot > 0)
+            avg = np.empty_like(self.sig[free])  # where the block never reached: as before
+            _block_average(cum, self.sig[free], avg)
             pa = pp if self.fixed_weights else cump / cump.sum()
             # the average's reach in float64, a few signals at a time
             TAa = self._exact_team_reach(pa, rf, free, avg, free_k == 1)
@@ -431,23 +436,32 @@ def refine_team(
 
 
 def _warmup() -> None:
-    """Compile the refinement kernels (every dtype they meet) on tiny-team-leduc, so that a
-    timed refinement never pays for them (``python -m teamleduc.warmup``)."""
+    """Compile the refinement kernels for both iterate types on tiny-team-leduc, so that a
+    timed refinement never pays for them (``python -m teamleduc.warmup``): float64 (small
+    games) and float32 (big games, :data:`BIG_ITERATES`, forced here by a zero threshold).
+    Without the second, team-leduc's first refinement compiled for about 14 s of its time."""
+    global BIG_ITERATES
     from ..config import get_config
     from .dag_cfr import RegretMinimizer
     from .stratify import stratified_mixture
 
     rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
     rm.iterate(5)
-    for team in (0, 1):
-        mix = stratified_mixture(rm.game, team, rm.average_sigma(team), 3)
-        refine_team(
-            rm.game,
-            mix,
-            guaranteed_value(rm.game, mix),
-            signals=3,
-            time_limit=60.0,
-            blocks=2,
-            max_iters=CHECK_EVERY,
-            fixed_weights=True,
-        )
+    threshold = BIG_ITERATES
+    try:
+        for big in (threshold, 0):
+            BIG_ITERATES = big
+            for team in (0, 1):
+                mix = stratified_mixture(rm.game, team, rm.average_sigma(team), 3)
+                refine_team(
+                    rm.game,
+                    mix,
+                    guaranteed_value(rm.game, mix),
+                    signals=3,
+                    time_limit=60.0,
+                    blocks=2,
+                    max_iters=CHECK_EVERY,
+                    fixed_weights=True,
+                )
+    finally:
+        BIG_ITERATES = threshold
