@@ -538,3 +538,30 @@ def test_one_signal_at_a_time_gives_the_same_bits(averaged):
         chunks = run()
     assert numba.get_parallel_chunksize() == 0
     assert chunks == shares
+
+
+def test_chunked_reaches_give_the_same_bits(averaged, monkeypatch):
+    """The refiner computes its float64 reaches a few signals at a time (:data:`CHUNK`, one
+    (CHUNK, N, R) buffer instead of K of them): the fixed member's terminal reach, the nodes it
+    reaches and the team's exact terminal reach are the same bits with 6 signals in one chunk
+    or in chunks of 4 and 2."""
+    from teamleduc.solver import team_refinement
+
+    game, sig = averaged
+    mix = stratified_mixture(game, 0, sig[0], 6)
+    sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
+    strat = mix.strategies(sizes)
+    tr = _TeamRefiner(game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights)
+    assert tr.K == 6
+    first, second = tr.seats
+
+    def run():
+        live = np.empty((tr.K, game.tree.num_nodes), np.bool_)
+        rf = tr._terminal_reach(second, tr.sig[second], live)
+        T = tr._exact_team_reach(tr.p, rf, first, tr.sig[first], False)
+        return [a.tobytes() for a in (rf, live, T)]
+
+    whole = run()
+    monkeypatch.setattr(team_refinement, "CHUNK", 4)
+    assert run() == whole
+    assert 0 < np.frombuffer(whole[1], np.bool_).mean() < 1  # some nodes unreached
