@@ -20,8 +20,9 @@ What, per thread count (``numba.set_num_threads``):
   (:func:`~teamleduc.dag.extract_pure`), team B against team A's current DCFR reach;
 * one refinement iteration, in part: the refiner's loop and its per-member kernels are
   private to :mod:`teamleduc.solver.team_refinement` (no public entry point runs one
-  iteration), so only its other-team part is measured: that team's ``cfr_update`` and its
-  ``flows`` (no average), and the refined team's weights ``W``.
+  iteration), so only its other-team part is measured here: that team's ``cfr_update`` and its
+  ``flows`` (no average), and the refined team's weights ``W``. The whole iteration, part by
+  part, is ``python -m benchmarks refinement``.
 
 Traffic model: every array a pass touches counts once at its full size as read if the kernel
 reads it and once more as written if it writes it (a read-modify-write counts twice), like
