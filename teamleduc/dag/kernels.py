@@ -52,16 +52,16 @@ def _uniform_rows(member, table, row0, tab_offsets, tab_start, sigma):
 
 
 @njit(cache=True, inline="always")
-def _positive_regret(r, l, predictive):
-    """The regret matched at a row from its stored float32 regret ``r`` (not the float64 it
+def _positive_regret(regret, last_inst, predictive):
+    """The regret matched at a row from its stored float32 ``regret`` (not the float64 it
     was rounded from), so that a checkpoint's regrets give back the current strategy exactly,
-    plus its last instantaneous regret ``l`` when ``predictive``. Scalars, not the arrays and
-    an index: numba counts a reference to every array passed to an inlined helper, and in the
-    serial kernel's row loop those counts (two calls to the runtime per row) took a third of
-    the regret pass."""
-    x = np.float64(r)
+    plus its last instantaneous regret ``last_inst`` when ``predictive``. Scalars, not the
+    arrays and an index: numba counts a reference to every array passed to an inlined helper,
+    and in the serial kernel's row loop those counts (two calls to the runtime per row) took a
+    third of the regret pass."""
+    x = np.float64(regret)
     if predictive:
-        x += np.float64(l)
+        x += np.float64(last_inst)
     return max(x, 0.0)
 
 
