@@ -162,11 +162,16 @@ def main() -> None:
         raise SystemExit(f"TEAMLEDUC_BENCH_ITERS: {iters} is not valid (at least 2)")
     for name in presets:
         try:
-            get_config(name)
+            config = get_config(name)
         except ValueError as exc:
             raise SystemExit(f"TEAMLEDUC_BENCH_PRESETS: {exc}") from None
+        if any(len(team) != 2 for team in config.teams):
+            raise SystemExit(f"TEAMLEDUC_BENCH_PRESETS: {name} has no team of two to refine")
     pool = numba.config.NUMBA_NUM_THREADS
+    skipped = [n for n in threads if n > pool]
     threads = [n for n in threads if n <= pool]
+    if skipped:
+        print(f"threads {skipped} skipped: numba's pool has {pool} (NUMBA_NUM_THREADS)")
     print(
         f"one refiner block of {iters} iterations less one of 1, per iteration; {signals} "
         f"signals, fixed equal weights, exact check every {refiner.CHECK_EVERY} iterations\n"

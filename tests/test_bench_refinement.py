@@ -54,3 +54,17 @@ def test_fewer_than_two_iterations_is_refused(monkeypatch):
     monkeypatch.setenv("TEAMLEDUC_BENCH_ITERS", "1")
     with pytest.raises(SystemExit, match="TEAMLEDUC_BENCH_ITERS"):
         bench.main()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("TEAMLEDUC_BENCH_PRESETS", "leduc", "no team of two"),
+        ("TEAMLEDUC_BENCH_PRESETS", "bogus", "unknown preset"),
+        ("TEAMLEDUC_BENCH_SIGNALS", "0", "TEAMLEDUC_BENCH_SIGNALS"),
+    ],
+)
+def test_bad_settings_end_in_one_line(monkeypatch, variable, value, message):
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SystemExit, match=message):
+        bench.main()
