@@ -15,11 +15,11 @@ The serial passes (:func:`_cfr_ser`, :func:`_flows_ser`, :func:`_max_ser`) and t
 (:func:`_max_par`) are compiled without numba's reference counting (``_nrt=False``, an option
 numba's own library uses for code that allocates nothing). With it, numba counted a reference
 to each array passed to an inlined helper or sliced into a row view: two calls into its
-runtime each time, once per node. Without it the bits are the same, an exact best response's
-max DP takes a third less time and the serial regret pass a tenth less (in-process A/B;
-``python -m benchmarks engine`` has the figures). The parallel regret and flow passes keep it:
-numba already drops the counts from their level loops, and no difference was measured. Helpers
-called once per row take scalars, not arrays (:func:`_positive_regret`).
+runtime each time, once per node. Without it the bits are the same and the max DP of an exact
+best response and the serial passes run faster (side by side with the code before:
+``python -m benchmarks engine``). The parallel regret and flow passes keep it: numba already
+drops the counts from their level loops, and no difference was measured. Helpers called once
+per row take scalars, not arrays (:func:`_positive_regret`).
 """
 
 import numba
