@@ -42,20 +42,19 @@ Reproduce: ``python -m benchmarks refinement``.
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections import defaultdict
 
 import numba
-import numpy as np
 
 from teamleduc.config import get_config
 from teamleduc.dag import DagGame
-from teamleduc.infosets import infoset_tables
 from teamleduc.solver import team_refinement as refiner
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.stratify import stratified_mixture
 
-from .settings import names, positive_ints, setting
+from .settings import pool_threads, positive_ints, preset_names, setting
 
 #: DCFR iterations before the export (its averages no longer uniform)
 SETTLE = 10
@@ -131,11 +130,10 @@ def start(preset: str, signals: int):
     rm.iterate(SETTLE)
     game = rm.game
     mix = stratified_mixture(game, 0, rm.average_sigma(0), signals)
-    sizes = {s: t.size for s, t in enumerate(infoset_tables(game.tree))}
-    strat = mix.strategies(sizes)
-    sig = {s: np.array(strat[s]) for s in mix.seats}
     rm.release_scratch()
-    return game, refiner._TeamRefiner(game, 0, sig, mix.weights, fixed_weights=True)
+    # the refiner as the solver builds it; its bound is not used (no step() runs)
+    run = refiner.TeamRefinement(game, mix, math.nan, signals=signals, fixed_weights=True)
+    return game, run.refiner
 
 
 def report(threads: int, seconds: float, parts: dict) -> None:
@@ -154,24 +152,12 @@ def report(threads: int, seconds: float, parts: dict) -> None:
 
 
 def main() -> None:
-    presets = setting("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc", names)
-    threads = setting("TEAMLEDUC_BENCH_THREADS", "1,2", positive_ints)
+    presets = preset_names("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc", True)
     signals = setting("TEAMLEDUC_BENCH_SIGNALS", "100", lambda r: positive_ints(r)[0])
     iters = setting("TEAMLEDUC_BENCH_ITERS", "21", lambda r: positive_ints(r)[0])
     if iters < 2:
         raise SystemExit(f"TEAMLEDUC_BENCH_ITERS: {iters} is not valid (at least 2)")
-    for name in presets:
-        try:
-            config = get_config(name)
-        except ValueError as exc:
-            raise SystemExit(f"TEAMLEDUC_BENCH_PRESETS: {exc}") from None
-        if any(len(team) != 2 for team in config.teams):
-            raise SystemExit(f"TEAMLEDUC_BENCH_PRESETS: {name} has no team of two to refine")
-    pool = numba.config.NUMBA_NUM_THREADS
-    skipped = [n for n in threads if n > pool]
-    threads = [n for n in threads if n <= pool]
-    if skipped:
-        print(f"threads {skipped} skipped: numba's pool has {pool} (NUMBA_NUM_THREADS)")
+    threads = pool_threads("TEAMLEDUC_BENCH_THREADS", "1,2")
     print(
         f"one refiner block of {iters} iterations less one of 1, per iteration; {signals} "
         f"signals, fixed equal weights, exact check every {refiner.CHECK_EVERY} iterations\n"

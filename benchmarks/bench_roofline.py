@@ -82,7 +82,7 @@ from teamleduc.dag import (
 )
 from teamleduc.dag.structure import team_index
 
-from .settings import names, positive_ints, setting
+from .settings import pool_threads, positive_ints, preset_names, setting
 
 #: DCFR's discount factors and average weight at an iteration well into a run (t = 100;
 #: alpha 1.5, beta 0, gamma 2): they change the arithmetic, not the arrays touched
@@ -641,21 +641,11 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
 
 
 def main() -> None:
-    presets = setting("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc", names)
-    threads = setting("TEAMLEDUC_BENCH_THREADS", "1,2", positive_ints)
+    presets = preset_names("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc")
     repeats = setting("TEAMLEDUC_BENCH_REPEATS", "5", lambda r: positive_ints(r)[0])
     mib = setting("TEAMLEDUC_BENCH_TRIAD_MIB", "256", lambda r: positive_ints(r)[0])
     verbose = os.environ.get("TEAMLEDUC_BENCH_VERBOSE", "0") == "1"
-    for name in presets:
-        try:
-            get_config(name)
-        except ValueError as exc:
-            raise SystemExit(f"TEAMLEDUC_BENCH_PRESETS: {exc}") from None
-    pool = numba.config.NUMBA_NUM_THREADS
-    skipped = [n for n in threads if n > pool]
-    threads = [n for n in threads if n <= pool]
-    if skipped:
-        print(f"threads {skipped} skipped: numba's pool has {pool} (NUMBA_NUM_THREADS)")
+    threads = pool_threads("TEAMLEDUC_BENCH_THREADS", "1,2")
     print(
         f"triad: a = b + s*c on 3 x {mib} MiB float64; every timing: best of {repeats} "
         "after a warm-up\n"

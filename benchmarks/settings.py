@@ -56,19 +56,46 @@ def names(raw: str) -> list[str]:
     return values
 
 
-def team_preset(name: str, default: str):
-    """The preset named by ``os.environ[name]`` (default ``default``), which must have a team
-    of two to refine: its GameConfig, or a one-line exit naming the variable."""
+def _config(variable: str, preset: str, teams_of_two: bool):
+    """``preset``'s GameConfig, or a one-line exit naming ``variable`` (an unknown preset; with
+    ``teams_of_two``, one without a team of two to refine)."""
     from teamleduc.config import get_config
 
-    preset = os.environ.get(name, default)
     try:
         config = get_config(preset)
     except ValueError as exc:
-        raise SystemExit(f"{name}: {exc}") from None
-    if any(len(team) != 2 for team in config.teams):
-        raise SystemExit(f"{name}: {preset} has no team of two to refine")
+        raise SystemExit(f"{variable}: {exc}") from None
+    if teams_of_two and any(len(team) != 2 for team in config.teams):
+        raise SystemExit(f"{variable}: {preset} has no team of two to refine")
     return config
+
+
+def team_preset(name: str, default: str):
+    """The preset named by ``os.environ[name]`` (default ``default``), which must have a team
+    of two to refine: its GameConfig, or a one-line exit naming the variable."""
+    return _config(name, os.environ.get(name, default), True)
+
+
+def preset_names(name: str, default: str, teams_of_two: bool = False) -> list[str]:
+    """The comma-separated presets of ``os.environ[name]`` (default ``default``), each checked
+    as :func:`team_preset` checks one (a team of two only with ``teams_of_two``)."""
+    presets = setting(name, default, names)
+    for preset in presets:
+        _config(name, preset, teams_of_two)
+    return presets
+
+
+def pool_threads(name: str, default: str) -> list[int]:
+    """The thread counts of ``os.environ[name]`` (default ``default``) that numba's thread pool
+    holds; the others are named in one printed line and skipped."""
+    import numba
+
+    threads = setting(name, default, positive_ints)
+    pool = numba.config.NUMBA_NUM_THREADS
+    skipped = [n for n in threads if n > pool]
+    if skipped:
+        print(f"threads {skipped} skipped: numba's pool has {pool} (NUMBA_NUM_THREADS)")
+    return [n for n in threads if n <= pool]
 
 
 def dcfr_for(config, seconds: float):

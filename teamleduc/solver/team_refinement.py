@@ -263,8 +263,8 @@ class _TeamRefiner:
         def check():
             """Measure the block's average so far exactly; keep it if it is the best."""
             nonlocal best_val, best
-            avg = np.empty_like(self.sig[free])  # where the block never reached: as before
-            _block_average(cum, self.sig[free], avg)
+            avg = np.empty_like(self.sig[free])
+            _block_average(cum, self.sig[free], avg)  # unreached: the strategy as it was
             pa = pp if self.fixed_weights else cump / cump.sum()
             # the average's reach in float64, a few signals at a time
             TAa = self._exact_team_reach(pa, rf, free, avg, free_k == 1)
@@ -447,16 +447,19 @@ def _warmup() -> None:
 
     rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
     rm.iterate(5)
+    starts = []
+    for team in (0, 1):
+        mix = stratified_mixture(rm.game, team, rm.average_sigma(team), 3)
+        starts.append((mix, guaranteed_value(rm.game, mix)))
     threshold = BIG_ITERATES
     try:
         for big in (threshold, 0):
             BIG_ITERATES = big
-            for team in (0, 1):
-                mix = stratified_mixture(rm.game, team, rm.average_sigma(team), 3)
+            for mix, bound in starts:
                 refine_team(
                     rm.game,
                     mix,
-                    guaranteed_value(rm.game, mix),
+                    bound,
                     signals=3,
                     time_limit=60.0,
                     blocks=2,
