@@ -22,16 +22,14 @@ responses).
 
 from __future__ import annotations
 
-import os
 import time
 
-from teamleduc.config import get_config
 from teamleduc.solver import refine, team_refinement
 from teamleduc.solver.budget import native_format, per_team
 from teamleduc.solver.export import guaranteed_value
 from teamleduc.solver.regret_algorithm import RegretAlgorithm
 
-from .settings import positive_list, setting
+from .settings import positive_list, setting, team_preset
 
 
 def _share(raw: str) -> float:
@@ -113,19 +111,14 @@ def interleaved(config, seconds: float, signals: int, warmup: float, dcfr_s: flo
 
 
 def main() -> None:
-    preset = os.environ.get("BENCH_INTERLEAVE_PRESET", "team-leduc-2025")
+    config = team_preset("BENCH_INTERLEAVE_PRESET", "team-leduc-2025")
+    preset = config.name
     totals = setting("BENCH_INTERLEAVE_SECONDS", "55", positive_list)
     signals = setting("BENCH_INTERLEAVE_SIGNALS", "100", _signals)
     warmup = setting("BENCH_INTERLEAVE_WARMUP", "0.25", _share)
     rnd = setting("BENCH_INTERLEAVE_ROUND", "4,8", positive_list)
     if len(rnd) != 2:
         raise SystemExit("BENCH_INTERLEAVE_ROUND: give two numbers (DCFR, refinement seconds)")
-    try:
-        config = get_config(preset)
-    except ValueError as exc:
-        raise SystemExit(f"BENCH_INTERLEAVE_PRESET: {exc}") from None
-    if any(len(t) != 2 for t in config.teams):
-        raise SystemExit(f"BENCH_INTERLEAVE_PRESET: {preset} has no teams of two to refine")
     print(
         f"{preset}: {signals} signals ({native_format(config)}), exact gaps; interleaved: warm-up "
         f"{warmup:g} of the time, rounds of {rnd[0]:g} s dcfr + {rnd[1]:g} s per team",
