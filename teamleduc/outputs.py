@@ -7,7 +7,7 @@ Every command that writes (``infosets``, ``convert``, ``baseline``, ``best-respo
   ``overwrite``; an empty folder is used as if it did not exist. A target that is the current
   folder, holds it, or holds one of the command's own inputs is refused even with
   ``overwrite`` (replacing it would delete what the command reads, or pull the folder from
-  under the shell);
+  under the shell), and so is a named pipe, device or socket;
 - **the mechanism** (:func:`staged_folder`, :func:`staged_file`): everything is written into a
   temporary sibling (``.NAME.XXXX.tmp``, same file system) that is renamed into place when the
   block ends without an exception; on any exception, Ctrl-C included, the sibling is removed
@@ -27,6 +27,7 @@ import contextlib
 import os
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
@@ -61,6 +62,25 @@ def _is_within(inner: Path, outer: Path) -> bool:
     return inner == outer or outer in inner.parents
 
 
+_SPECIAL_KINDS = (
+    (stat.S_ISFIFO, "named pipe (FIFO)"),
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+    (stat.S_ISSOCK, "socket"),
+)
+
+
+def _special_kind(path: Path) -> str | None:
+    """What ``path`` is if it is neither a regular file, a folder nor a symbolic link (which
+    is replaced itself, its target untouched): replacing a device such as /dev/null, which
+    root may do, would break the system."""
+    mode = path.lstat().st_mode
+    for test, kind in _SPECIAL_KINDS:
+        if test(mode):
+            return kind
+    return None
+
+
 def check_target(
     path: str | os.PathLike[str],
     overwrite: bool = False,
@@ -72,8 +92,9 @@ def check_target(
 
     :class:`OutputExistsError` if it exists, is not an empty folder and ``overwrite`` is
     false (unless it is ``allow``, e.g. the run folder a solver run continues);
-    :class:`TeamLeducError` if its parent is a file, or if it is the current folder, holds it,
-    or holds one of ``inputs``.
+    :class:`TeamLeducError` if its parent is a file, if it is the current folder, holds it,
+    or holds one of ``inputs``, or if it is a named pipe, device or socket (``overwrite``
+    would replace it: ``--out /dev/null --overwrite`` as root would remove /dev/null).
     """
     target = Path(os.path.abspath(path))
     if target.parent == target:
@@ -97,6 +118,12 @@ def check_target(
             raise TeamLeducError(f"{shown}: refused: it is or holds the input {item}")
     if not (target.exists() or target.is_symlink()):
         return target
+    special = _special_kind(target)
+    if special is not None:
+        raise TeamLeducError(
+            f"{shown}: refused: it is a {special}, not a file or folder; "
+            "give a new file or folder's name"
+        )
     if target.is_dir() and not target.is_symlink() and not any(target.iterdir()):
         return target
     if allow is not None and target == Path(os.path.abspath(allow)):

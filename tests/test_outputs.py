@@ -2,6 +2,7 @@
 staging that leaves a target untouched or complete, and permissions that follow the umask."""
 
 import os
+import socket
 import stat
 from pathlib import Path
 
@@ -66,6 +67,60 @@ def test_rule_refuses_what_overwrite_cannot_fix(tmp_path, monkeypatch):
     (tmp_path / "subs" / "alice").mkdir(parents=True)
     with pytest.raises(TeamLeducError, match="holds the input"):
         check_target("subs", overwrite=True, inputs=["subs/alice"])
+
+
+def _special(path: Path, kind: str) -> None:
+    """Make a named pipe, a socket or (as root only) a character device like /dev/null."""
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(path))
+        sock.close()
+    else:
+        try:
+            os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
+        except PermissionError:
+            pytest.skip("making a device needs root")
+
+
+@pytest.mark.parametrize(
+    ("kind", "named"),
+    [("fifo", "named pipe (FIFO)"), ("socket", "socket"), ("device", "character device")],
+)
+def test_rule_refuses_pipes_sockets_and_devices_even_with_overwrite(tmp_path, capsys, kind, named):
+    """``--out /dev/null --overwrite`` run as root once replaced /dev/null by a folder."""
+    target = tmp_path / "special"
+    _special(target, kind)
+    mode = target.lstat().st_mode
+    for overwrite in (False, True):
+        with pytest.raises(TeamLeducError) as e:
+            check_target(target, overwrite=overwrite)
+        assert not isinstance(e.value, OutputExistsError)
+        assert str(e.value) == (
+            f"{target}: refused: it is a {named}, not a file or folder; "
+            "give a new file or folder's name"
+        )
+    for argv in (
+        ["infosets", "--preset", "kuhn", "--out", str(target), "--overwrite"],
+        ["baseline", "uniform", "--preset", "kuhn", "--out", str(target), "--overwrite"],
+    ):
+        code, _, err = run(capsys, argv)
+        assert code == 2 and named in err and "Traceback" not in err
+    assert target.lstat().st_mode == mode  # still what it was, not replaced
+    assert hidden(tmp_path) == []
+
+
+def test_a_link_to_a_device_is_replaced_not_followed(tmp_path):
+    """A symbolic link is replaced itself (its target untouched), as before."""
+    target = tmp_path / "fifo"
+    os.mkfifo(target)
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    with staged_folder(link, overwrite=True) as stage:
+        (stage / "x").write_text("x")
+    assert (link / "x").read_text() == "x" and not link.is_symlink()
+    assert stat.S_ISFIFO(target.lstat().st_mode)
 
 
 def test_staged_folder_is_all_or_nothing(tmp_path):
