@@ -13,6 +13,8 @@ import pkgutil
 import sys
 import time
 
+import numba
+
 import benchmarks
 from benchmarks import figures
 
@@ -37,8 +39,13 @@ def run(name: str, record: bool) -> None:
     module = importlib.import_module(f"benchmarks.{name}")
     tee = _Tee(sys.stdout)
     t0 = time.perf_counter()
-    with contextlib.redirect_stdout(tee):
-        module.main()
+    threads = numba.get_num_threads()
+    try:
+        with contextlib.redirect_stdout(tee):
+            module.main()
+    finally:
+        # several benchmarks set numba's thread count: the next one starts from the default
+        numba.set_num_threads(threads)
     if record:
         figures.write_section(short, tee.kept.getvalue(), seconds=time.perf_counter() - t0)
 

@@ -7,6 +7,8 @@ import io
 import os
 import sys
 
+import pytest
+
 from benchmarks import __main__ as runner
 from benchmarks import figures
 
@@ -110,6 +112,30 @@ def test_the_runner_keeps_what_a_benchmark_prints(tmp_path, monkeypatch):
     assert "<!-- figures fake: python -m benchmarks fake -->" in text
     assert "```text\n42 hands/s\n```" in text
     assert "python -m benchmarks fake" in figures.listing(page)
+
+
+def test_the_next_benchmark_starts_with_numbas_thread_count(monkeypatch):
+    """A benchmark that sets numba's thread count (roofline, refinement, ...) leaves the next
+    one in ``python -m benchmarks`` the default, even when it fails."""
+    import numba
+
+    class Sets:
+        @staticmethod
+        def main():
+            numba.set_num_threads(1)
+            raise SystemExit("stopped")
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread in numba's pool: nothing to restore")
+    monkeypatch.setitem(sys.modules, "benchmarks.bench_sets", Sets)
+    before = numba.get_num_threads()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    try:
+        with pytest.raises(SystemExit):
+            runner.run("bench_sets", record=False)
+        assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+    finally:
+        numba.set_num_threads(before)
 
 
 def test_the_documentation_page_has_well_formed_sections():
