@@ -155,3 +155,11 @@ def test_the_checker_finds_broken_links(tmp_path):
         "missing.png: no such file",
         "#nowhere: no heading #nowhere in page.md",
     ]
+
+
+def test_contributing_lists_every_benchmark():
+    """CONTRIBUTING.md's table of benchmarks names every benchmarks/bench_NAME.py, and no other."""
+    modules = {p.stem.removeprefix("bench_") for p in (ROOT / "benchmarks").glob("bench_*.py")}
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([a-z_0-9]+)` \|", text, flags=re.M))
+    assert listed == modules
