@@ -4,14 +4,14 @@ Targets (issue 5): team-leduc under 10 s and 4 GiB; team-leduc-2025 under 1 s. A
 NashConv of the uniform policy (OpenSpiel: 37 s; target 1 s).
 
 Each preset runs in a fresh subprocess (numba kernels already compiled and cached on disk by
-``python -m teamleduc.warmup``), so the peak resident set (``ru_maxrss``) is that of one best
+``python -m teamleduc.warmup``), so the peak resident set
+(:func:`teamleduc.peak_memory.peak_resident_bytes`, not the parent's) is that of one best
 response. ``numba start-up`` is the one-off cost of loading the cached kernels in a new process
 (measured on the tiny-team preset first); ``cold`` then includes building the game's tree,
 information sets, prescription and payoff tables; ``warm`` repeats it with everything cached.
 """
 
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -30,10 +30,11 @@ def child(preset: str) -> dict:
     from teamleduc.best_response_dp import argmax_actions, max_dp
     from teamleduc.config import get_config
     from teamleduc.dag import team_beliefs
+    from teamleduc.peak_memory import peak_resident_bytes
     from teamleduc.reach import coalition_weights
     from teamleduc.tree import build_tree
 
-    rss_import = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss_import = peak_resident_bytes() / 2**20
     # numba's one-off runtime start-up (loading the cached kernels), paid once per process
     t0 = time.perf_counter()
     brm.best_response("tiny-team", 1, "uniform")
@@ -95,7 +96,7 @@ def child(preset: str) -> dict:
         t0 = time.perf_counter()
         brm.best_response(config, 1, mixed)
         out["warm_10_signals_s"] = time.perf_counter() - t0
-    out["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out["peak_rss_mib"] = peak_resident_bytes() / 2**20
     return out
 
 

@@ -69,7 +69,8 @@ class SolveResult:
         :meth:`to_dict`).
     history : every exact measurement of the run (``Measurement.what`` says of what).
     submission : the exported full submission (not in :meth:`to_dict`).
-    peak_memory : peak resident memory of the process in bytes.
+    peak_memory : peak resident memory of the process in bytes, since it started
+        (:func:`teamleduc.peak_memory.peak_resident_bytes`).
     """
 
     preset: str

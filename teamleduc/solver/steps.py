@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import resource
 import time
 
+from ..peak_memory import peak_resident_bytes
 from .export import (
     ExportResult,
     export,
@@ -279,7 +279,7 @@ def verified_result(run: SolveSession, ex: ExportResult, status: str) -> SolveRe
         export_seconds=ex.seconds,
         history=tuple(run.history),
         submission=ex.submission,
-        peak_memory=_peak_memory(),
+        peak_memory=peak_resident_bytes(),
         verified_by=verified_by,
         out_dir=str(plan.out) if plan.out is not None else None,
     )
@@ -290,8 +290,3 @@ def write_step(run: SolveSession, result: SolveResult) -> None:
     if run.plan.out is not None:
         write_outputs(result, run.plan.out, run.plan.config)
         run.save_checkpoint()
-
-
-def _peak_memory() -> int:
-    """Peak resident memory of this process in bytes (Linux reports KiB)."""
-    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024

@@ -1,0 +1,71 @@
+"""The peak memory ``solve`` reports is its own process's, not that of the process that
+started it (teamleduc.peak_memory): Linux keeps ``ru_maxrss`` across fork and exec."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from teamleduc.peak_memory import _vm_hwm, peak_resident_bytes
+
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/status is Linux's")
+
+#: what the parent holds while its child runs
+HELD = 600 << 20
+
+
+def _child(code: str) -> str:
+    """Run ``code`` in a fresh Python started by this process while it holds HELD bytes."""
+    held = np.ones(HELD // 8)  # touched: resident
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+    finally:
+        del held
+    return out.stdout.strip().splitlines()[-1]
+
+
+def test_the_status_line_is_read_in_bytes():
+    status = b"Name:\tpython\nVmPeak:\t  900 kB\nVmHWM:\t  123456 kB\nVmRSS:\t 1000 kB\n"
+    assert _vm_hwm(status) == 123456 * 1024
+    assert _vm_hwm(b"Name:\tpython\n") is None
+    assert _vm_hwm(b"VmHWM:\tlots kB\n") is None
+
+
+def test_this_process_peak_holds_what_it_touched():
+    before = peak_resident_bytes()
+    a = np.ones(300 << 17)  # 300 MiB, touched
+    assert peak_resident_bytes() >= max(before, a.nbytes)
+
+
+@linux_only
+def test_a_child_does_not_report_its_parents_memory():
+    code = (
+        "import resource; from teamleduc.peak_memory import peak_resident_bytes; "
+        "print(peak_resident_bytes(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)"
+    )
+    ours, maxrss = map(int, _child(code).split())
+    assert maxrss >= HELD  # what the old figure said: the parent's memory
+    assert ours < HELD // 2  # a Python with teamleduc imported holds far less
+
+
+@linux_only
+def test_solve_reports_its_own_peak(tmp_path):
+    """``teamleduc solve`` started from a process holding HELD bytes reports far less."""
+    held = np.ones(HELD // 8)
+    try:
+        out = subprocess.run(
+            [sys.executable, "-m", "teamleduc", "solve", "--preset", "kuhn",
+             "--max-iterations", "20", "--time-limit", "60", "--out", str(tmp_path / "run"),
+             "--json", "--quiet"],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+    finally:
+        del held
+    report = json.loads(out.stdout)
+    assert 0 < report["peak_memory_bytes"] < HELD // 2
