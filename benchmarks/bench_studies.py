@@ -2,6 +2,8 @@
 kuhn-100, leduc, leduc-stack50, each measured by exact NashConv), for ``study abstraction``
 (kuhn-100, 10 buckets, uniform and optimised), and for the leduc-stack50 tree and the cfr:N
 baselines of the page's tournament.
+
+``BENCH_STUDIES_CFR`` (default ``10,100,1000``): the cfr:N iteration counts timed.
 """
 
 import tempfile
@@ -9,12 +11,16 @@ import time
 
 
 def main() -> None:
-    from teamleduc.baselines import solver_average
     from teamleduc.config import get_config
+    from teamleduc.solver.cfr_baseline import solver_average  # the cached one
     from teamleduc.studies.abstraction import abstraction_study
     from teamleduc.studies.abstraction import write_outputs as write_abstraction
     from teamleduc.studies.p2_advantage import DEFAULT_PRESETS, p2_advantage, write_outputs
     from teamleduc.tree import build_tree
+
+    from .settings import positive_ints, setting
+
+    cfr_iterations = setting("BENCH_STUDIES_CFR", "10,100,1000", positive_ints)
 
     build_tree.cache_clear()
     t0 = time.perf_counter()
@@ -37,7 +43,7 @@ def main() -> None:
             f"{evaluations} bucketings measured"
         )
     for preset in ("kuhn-100", "leduc-stack50"):
-        for n in (10, 100, 1000):
+        for n in cfr_iterations:
             solver_average.cache_clear()
             t0 = time.perf_counter()
             solver_average(get_config(preset), n)
