@@ -27,7 +27,8 @@ traffic: regrets and strategies read and written, 16 bytes per row, at the bandw
 STREAM triad measured in the same run (:func:`.bench_roofline.triad_gbs`).
 
 Environment: ``TEAMLEDUC_BENCH_PRESETS`` (default ``team-leduc-2025,team-leduc``),
-``TEAMLEDUC_BENCH_THREADS`` (default ``1,2``), ``TEAMLEDUC_BENCH_REPEATS`` (default 7).
+``TEAMLEDUC_BENCH_THREADS`` (default ``1,2``), ``TEAMLEDUC_BENCH_REPEATS`` (default 7),
+``TEAMLEDUC_BENCH_TRIAD_MIB`` (MiB per triad array, default 256, as ``bench_roofline``).
 Reproduce: ``python -m benchmarks regret_parts``.
 """
 
@@ -50,13 +51,11 @@ from teamleduc.dag import kernels, passes
 from teamleduc.dag.structure import passes_in_parallel
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 
-from .bench_roofline import _rows_per_belief, triad_gbs
+from .bench_roofline import _rows_per_belief, triad_gbs, triad_mib
 from .settings import pool_threads, positive_ints, preset_names, setting
 
 #: DCFR iterations before the timed passes (signed regrets, sparse strategies)
 SETTLE = 20
-#: float64 elements per triad array (256 MiB each, as ``bench_roofline``'s default)
-TRIAD_N = 256 * 2**20 // 8
 
 _TEAM_NODE = """            if member[h] < 0:
                 _sum_children(h, child_all, V, B, nonzero)
@@ -185,6 +184,7 @@ def main() -> None:
     presets = preset_names("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc")
     threads = pool_threads("TEAMLEDUC_BENCH_THREADS", "1,2")
     repeats = setting("TEAMLEDUC_BENCH_REPEATS", "7", lambda r: positive_ints(r)[0])
+    triad_n = triad_mib() * 2**20 // 8
     kernels_ = {"full": kernels._cfr_par} | {name: load_variant(name) for name in VARIANTS}
     print(f"team A's regret pass after {SETTLE} DCFR iterations, best of {repeats}\n")
     for preset in presets:
@@ -208,7 +208,7 @@ def main() -> None:
         for n in threads:
             numba.set_num_threads(n)
             p = parts(regret, kernels_, repeats)
-            gbs = triad_gbs(TRIAD_N, 3)[0]
+            gbs = triad_gbs(triad_n, 3)[0]
             floor = 16 * rows / (gbs * 1e9)
             print(
                 f"  {n:7d} {p['full pass']:10.4f} {p['team nodes']:11.4f} {p['leaves']:10.4f} "

@@ -640,10 +640,16 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
         print(flush=True)
 
 
+def triad_mib() -> int:
+    """MiB per triad array, ``TEAMLEDUC_BENCH_TRIAD_MIB`` (default 256): the setting of every
+    benchmark that measures the bandwidth beside its passes."""
+    return setting("TEAMLEDUC_BENCH_TRIAD_MIB", "256", lambda r: positive_ints(r)[0])
+
+
 def main() -> None:
     presets = preset_names("TEAMLEDUC_BENCH_PRESETS", "team-leduc-2025,team-leduc")
     repeats = setting("TEAMLEDUC_BENCH_REPEATS", "5", lambda r: positive_ints(r)[0])
-    mib = setting("TEAMLEDUC_BENCH_TRIAD_MIB", "256", lambda r: positive_ints(r)[0])
+    mib = triad_mib()
     verbose = os.environ.get("TEAMLEDUC_BENCH_VERBOSE", "0") == "1"
     threads = pool_threads("TEAMLEDUC_BENCH_THREADS", "1,2")
     print(

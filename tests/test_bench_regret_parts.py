@@ -4,6 +4,8 @@ the statement a variant changes ends the benchmark in one line. No speed is chec
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -17,8 +19,7 @@ def regret():
 
 
 def test_the_variants_change_only_cfr_par():
-    source = kernels.__file__
-    text = open(source).read()
+    text = Path(kernels.__file__).read_text()
     for name, changes in bench.VARIANTS.items():
         changed = bench.variant_source(changes)
         assert changed != text, name

@@ -18,16 +18,14 @@ linux_only = pytest.mark.skipif(sys.platform != "linux", reason="/proc/self/stat
 HELD = 600 << 20
 
 
-def _child(code: str) -> str:
-    """Run ``code`` in a fresh Python started by this process while it holds HELD bytes."""
+def _run_holding(*args: str) -> str:
+    """The output of ``python ARGS``, started by this process while it holds HELD bytes."""
     held = np.ones(HELD // 8)  # touched: resident
     try:
-        out = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, check=True
-        )
+        out = subprocess.run([sys.executable, *args], capture_output=True, text=True, check=True)
     finally:
         del held
-    return out.stdout.strip().splitlines()[-1]
+    return out.stdout
 
 
 def test_the_status_line_is_read_in_bytes():
@@ -49,7 +47,7 @@ def test_a_child_does_not_report_its_parents_memory():
         "import resource; from teamleduc.peak_memory import peak_resident_bytes; "
         "print(peak_resident_bytes(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)"
     )
-    ours, maxrss = map(int, _child(code).split())
+    ours, maxrss = map(int, _run_holding("-c", code).split())
     assert maxrss >= HELD  # what the old figure said: the parent's memory
     assert ours < HELD // 2  # a Python with teamleduc imported holds far less
 
@@ -57,15 +55,9 @@ def test_a_child_does_not_report_its_parents_memory():
 @linux_only
 def test_solve_reports_its_own_peak(tmp_path):
     """``teamleduc solve`` started from a process holding HELD bytes reports far less."""
-    held = np.ones(HELD // 8)
-    try:
-        out = subprocess.run(
-            [sys.executable, "-m", "teamleduc", "solve", "--preset", "kuhn",
-             "--max-iterations", "20", "--time-limit", "60", "--out", str(tmp_path / "run"),
-             "--json", "--quiet"],
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
-    finally:
-        del held
-    report = json.loads(out.stdout)
+    out = _run_holding(
+        "-m", "teamleduc", "solve", "--preset", "kuhn", "--max-iterations", "20",
+        "--time-limit", "60", "--out", str(tmp_path / "run"), "--json", "--quiet",
+    )  # fmt: skip
+    report = json.loads(out)
     assert 0 < report["peak_memory_bytes"] < HELD // 2
