@@ -1,18 +1,51 @@
-"""Submissions: time to load and to validate a full team-leduc submission of 1 and 20 signals.
+"""Submissions: time to load and to validate a full team-leduc submission of 1 and 20 signals,
+and the 20-signal load side by side with an earlier revision and on one thread.
 
 Target (issue 3): loading 4 seats of one signal under 1 s on the 2-core machine, and time
 linear in the number of signals. The strategies are random over the legal actions (17-digit
 decimals, the worst case for parsing); the 20 signals are made by shuffling the lines of one
 formatted file among information sets with the same legal actions, so each file is a
-different valid strategy and generating them costs little.
+different valid strategy and generating them costs little. CPU seconds are the process's, all
+threads together (strategy files are parsed on up to
+:data:`teamleduc.files.container.MAX_PARSE_THREADS` threads).
+
+The comparison loads the 20-signal folder in child processes, alternating
+:data:`ROUNDS` times: the package of ``TEAMLEDUC_BENCH_SUBMISSIONS_BASE`` (a git revision,
+default :data:`BASE`, the last one that parsed one file after the other), this tree, and this
+tree on one parsing thread (``PARSE_THREADS = 1``); best wall time of each.
+Reproduce: ``python -m benchmarks submissions``.
 """
 
+import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+
+from .bench_engine import ROOT, export_revision
+from .settings import setting
+
+#: the last revision that parsed a submission's files one after the other
+BASE = "14a02f2"
+ROUNDS = 2
+
+#: what a child runs: load the folder once, print the wall seconds and the package's path
+_CHILD = r"""
+import json, sys, time
+import teamleduc.files.container as container
+if sys.argv[2] == "1":
+    container.PARSE_THREADS = 1
+from teamleduc.files.reading import load_submission
+import pandas
+t0 = time.perf_counter()
+load_submission(sys.argv[1], "team-leduc")
+import teamleduc
+print(json.dumps({"seconds": time.perf_counter() - t0, "file": teamleduc.__file__}))
+"""
 
 
 def _seat_lines(table, rng) -> tuple[list[bytes], list[np.ndarray]]:
@@ -108,6 +141,46 @@ def main() -> None:
                     )
                 print(line, flush=True)
             print(f"  (generated in {made:.1f} s)", flush=True)
+        compare(Path(d) / "sub20", Path(d))
+
+
+def _child_load(where: Path, folder: Path, one_thread: bool) -> float:
+    """Wall seconds of one load of ``folder`` by the package under ``where``, in a child."""
+    env = dict(os.environ, PYTHONPATH=str(where))
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(folder), "1" if one_thread else "0"],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"child for {where} failed:\n{out.stderr[-2000:]}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if not result["file"].startswith(str(where)):
+        raise SystemExit(f"child imported {result['file']}, not the package under {where}")
+    return result["seconds"]
+
+
+def compare(folder: Path, tmp: Path) -> None:
+    """The 20-signal load: the base revision, this tree, this tree on one parsing thread."""
+    from teamleduc.files.container import parse_threads
+
+    base = setting("TEAMLEDUC_BENCH_SUBMISSIONS_BASE", BASE, str)
+    old = export_revision(base, tmp)
+    runs = {"base": (old, False), "tree": (ROOT, False), "tree, 1 thread": (ROOT, True)}
+    best = {k: float("inf") for k in runs}
+    for _ in range(ROUNDS):
+        for k, (where, one) in runs.items():
+            best[k] = min(best[k], _child_load(where, folder, one))
+    print()
+    print(
+        f"loading the 20-signal folder, best of {ROUNDS} alternating child runs "
+        f"(base {base}; this tree parses on {parse_threads()} threads here)"
+    )
+    for k, t in best.items():
+        print(f"  {k:<15} {t:6.2f} s   {best['base'] / t:5.2f}x the base's speed")
 
 
 if __name__ == "__main__":

@@ -111,6 +111,29 @@ def test_huge_file_is_refused_before_reading(tmp_path):
     assert e.value.file == "strategy0-player2.csv"
 
 
+@pytest.mark.parametrize("size", [10, 2000])
+def test_a_file_that_grows_while_read_is_read_on_to_the_limit(tmp_path, monkeypatch, size):
+    """The read asks for the size ``fstat`` gave, plus one byte; more bytes than that mean
+    the file grew: it is read on, and refused above the limit as before."""
+    import teamleduc.files.safeio as safeio
+
+    make_folder(tmp_path / "sub", {**FILES, "strategy0-player2.csv": b"00"})
+    real_fstat = os.fstat
+
+    def fstat_before_it_grew(fd):
+        st = real_fstat(fd)
+        return os.stat_result((*st[:6], min(st.st_size, 2), *st[7:]))
+
+    with open_container(tmp_path / "sub") as c:  # listed at 2 bytes
+        (tmp_path / "sub" / "strategy0-player2.csv").write_bytes(b"0" * size)
+        monkeypatch.setattr(safeio.os, "fstat", fstat_before_it_grew)
+        if size <= 1000:
+            assert c.read("strategy0-player2.csv", 1000) == b"0" * size
+        else:
+            with pytest.raises(SubmissionError, match="refused: more than 1,000 bytes"):
+                c.read("strategy0-player2.csv", 1000)
+
+
 def test_zip_at_root_and_under_one_top_folder(tmp_path):
     z = make_zip(tmp_path / "a.zip", list(FILES.items()))
     with open_container(z) as c:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -26,6 +28,69 @@ from .safeio import META_LIMIT, META_NAME, Container
 
 #: files nothing uses are named up to this many, then counted
 UNUSED_SHOWN = 5
+#: strategy files are parsed on up to this many threads (pandas' parser and numpy's checks
+#: release the GIL)
+MAX_PARSE_THREADS = 4
+#: ... with at most this many bytes of files read and not yet parsed and taken (always one
+#: file), so that memory stays a few files' worth however large each file is
+MAX_BYTES_IN_FLIGHT = 128 * 2**20
+#: threads per process that parse, if set; None: :func:`parse_threads`. Grading's loading
+#: workers set 1: they are one process per CPU already
+PARSE_THREADS: int | None = None
+
+
+def parse_threads() -> int:
+    """Threads that parse strategy files: :data:`PARSE_THREADS` if set, else the CPUs this
+    process may use, at most :data:`MAX_PARSE_THREADS`."""
+    if PARSE_THREADS is not None:
+        return max(1, PARSE_THREADS)
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(MAX_PARSE_THREADS, cpus))
+
+
+def parsed_in_order(
+    items: Iterable[tuple],
+    read: Callable[..., bytes | Finding],
+    parse: Callable[..., object],
+    threads: int | None = None,
+) -> Iterator[tuple[tuple, object]]:
+    """``(item, result)`` for each item, in the items' order: ``read(*item)`` in this thread,
+    then ``parse(data, *item)`` on ``threads`` threads (default :func:`parse_threads`); a
+    :class:`Finding` that ``read`` returns is passed on unparsed. At most twice ``threads``
+    files and :data:`MAX_BYTES_IN_FLIGHT` bytes are in flight. The results, and so the order
+    of the findings, are those of reading and parsing one file after the other."""
+    threads = parse_threads() if threads is None else threads
+    if threads <= 1:
+        for item in items:
+            data = read(*item)
+            yield item, data if isinstance(data, Finding) else parse(data, *item)
+        return
+    pool = ThreadPoolExecutor(threads, thread_name_prefix="teamleduc-parse")
+    pending: deque = deque()  # (item, Finding or future, bytes)
+    in_flight = 0
+    try:
+        for item in items:
+            data = read(*item)
+            if isinstance(data, Finding):
+                pending.append((item, data, 0))
+            else:
+                pending.append((item, pool.submit(parse, data, *item), len(data)))
+                in_flight += len(data)
+            del data
+            while len(pending) > 2 * threads or (
+                len(pending) > 1 and in_flight > MAX_BYTES_IN_FLIGHT
+            ):
+                item0, done, size = pending.popleft()
+                in_flight -= size
+                yield item0, done if isinstance(done, Finding) else done.result()
+        while pending:
+            item0, done, _ = pending.popleft()
+            yield item0, done if isinstance(done, Finding) else done.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _memory_budget() -> int:
@@ -126,10 +191,17 @@ def read_container(
     used = {META_NAME}
     missing: list[Finding] = []
     num_missing = 0
-    for k, j in enumerate(signals):
-        for s in seats:
-            name = fmt.file_name(j, s)
-            if name not in names:
+
+    def files():
+        """(k, seat, name) of every strategy file to check, in signal order; the missing
+        ones become findings here."""
+        nonlocal num_missing
+        for k, j in enumerate(signals):
+            for s in seats:
+                name = fmt.file_name(j, s)
+                if name in names:
+                    yield k, s, name
+                    continue
                 num_missing += 1
                 if len(missing) < cap:
                     missing.append(
@@ -141,23 +213,28 @@ def read_container(
                             f"{s + 1}{missing_hint(name)}",
                         )
                     )
-                continue
-            used.add(name)
-            out.files_checked += 1
-            table = tables[s]
-            try:
-                data = container.read(
-                    name, fmt.limit(table.size), f"{table.size:,} information sets"
-                )
-            except SubmissionError as e:
-                out.errors.append(e.finding)
-                continue
-            check = fmt.parse(data, container.display(name), table, cap)
-            del data
-            out.errors += check.errors
-            out.warnings += check.warnings
-            if keep and check.values is not None:
-                arrays[s][k] = check.values
+
+    def read(k, s, name):
+        """The file's bytes (or the finding that it cannot be read)."""
+        used.add(name)
+        out.files_checked += 1
+        table = tables[s]
+        try:
+            return container.read(name, fmt.limit(table.size), f"{table.size:,} information sets")
+        except SubmissionError as e:
+            return e.finding
+
+    def parse(data, k, s, name):
+        return fmt.parse(data, container.display(name), tables[s], cap)
+
+    for (k, s, _), check in parsed_in_order(files(), read, parse):
+        if isinstance(check, Finding):
+            out.errors.append(check)
+            continue
+        out.errors += check.errors
+        out.warnings += check.warnings
+        if keep and check.values is not None:
+            arrays[s][k] = check.values
     out.errors += missing
     if num_missing > cap:
         out.errors.append(more_findings(None, num_missing - cap, cap, "missing files"))

@@ -105,7 +105,7 @@ def prepare_text(
         if not data:
             errors.append(Finding(display, None, None, "empty file (only a byte-order mark)"))
             return None
-    if b"\r\n" in data:
+    if b"\r" in data and b"\r\n" in data:  # memchr first: the pair search is 50 times slower
         data = data.replace(b"\r\n", b"\n")
         warnings.append(Finding(display, None, None, "Windows (CRLF) line endings: accepted"))
     if not data.endswith(b"\n"):
@@ -227,11 +227,17 @@ def parse_strategy_csv(
         return out
     n = table.size
     num_lines = data.count(b"\n")
-    hint = pandas_defaults_hint(data, num_lines, n)
-    if hint is not None:
-        out.errors.append(Finding(display, 1, None, hint))
-        return out
+
+    def written_by_pandas() -> bool:
+        """The one finding for pandas' index column and header row, if that is what it is."""
+        hint = pandas_defaults_hint(data, num_lines, n)
+        if hint is not None:
+            out.errors.append(Finding(display, 1, None, hint))
+        return hint is not None
+
     if num_lines > 2 * n + 1000:  # far off: do not index millions of junk lines
+        if written_by_pandas():
+            return out
         out.errors.append(
             Finding(
                 display,
@@ -254,6 +260,9 @@ def parse_strategy_csv(
         and not data.translate(None, _CSV_ALLOWED_BYTES)
     )
     if not well_formed:
+        # (only here: a well-formed file has two commas a line, not pandas' three)
+        if written_by_pandas():
+            return out
         nl = np.flatnonzero(u == 10)
         starts = np.empty(num_lines, np.int64)
         starts[0] = 0

@@ -10,6 +10,7 @@ import multiprocessing.connection
 import os
 import signal
 
+from ..files import container
 from .cache import EntrantRecord
 from .loading import prepare
 
@@ -23,6 +24,7 @@ def _worker_main(conn, parent_end) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent_end.close()
+    container.PARSE_THREADS = 1  # the workers are one process per CPU already
     try:
         while True:
             task = conn.recv()
