@@ -225,16 +225,21 @@ def read_container(
             return e.finding
 
     def parse(data, k, s, name):
-        return fmt.parse(data, container.display(name), tables[s], cap)
+        """The file's check; its values copied into place here, on the parsing thread (each
+        file has its own slice), where the copy and the first touch of the pages run beside
+        the other threads' work."""
+        check = fmt.parse(data, container.display(name), tables[s], cap)
+        if keep and check.values is not None:
+            arrays[s][k] = check.values
+        check.values = None
+        return check
 
-    for (k, s, _), check in parsed_in_order(files(), read, parse):
+    for _, check in parsed_in_order(files(), read, parse):
         if isinstance(check, Finding):
             out.errors.append(check)
             continue
         out.errors += check.errors
         out.warnings += check.warnings
-        if keep and check.values is not None:
-            arrays[s][k] = check.values
     out.errors += missing
     if num_missing > cap:
         out.errors.append(more_findings(None, num_missing - cap, cap, "missing files"))
