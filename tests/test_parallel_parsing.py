@@ -147,6 +147,18 @@ def test_a_good_submission_loads_bit_for_bit_on_threads(tmp_path, monkeypatch):
 def test_parse_threads_default_and_setting(monkeypatch):
     monkeypatch.setattr(container, "PARSE_THREADS", None)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert container.cpu_count() == cpus
     assert container.parse_threads() == max(1, min(container.MAX_PARSE_THREADS, cpus))
     monkeypatch.setattr(container, "PARSE_THREADS", 1)
     assert container.parse_threads() == 1
+
+
+@pytest.mark.parametrize(
+    ("cpus", "jobs", "threads"),
+    [(2, 2, 2), (2, 1, 2), (16, 16, 2), (16, 4, 4), (16, 2, 4), (8, 3, 2)],
+)
+def test_grading_workers_share_the_cpus_with_two_threads_at_least(monkeypatch, cpus, jobs, threads):
+    from teamleduc.grade.workers import worker_parse_threads
+
+    monkeypatch.setattr(container, "cpu_count", lambda: cpus)
+    assert worker_parse_threads(jobs) == threads

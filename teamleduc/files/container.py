@@ -35,8 +35,16 @@ MAX_PARSE_THREADS = 4
 #: file), so that memory stays a few files' worth however large each file is
 MAX_BYTES_IN_FLIGHT = 128 * 2**20
 #: threads per process that parse, if set; None: :func:`parse_threads`. Grading's loading
-#: workers set 1: they are one process per CPU already
+#: workers set their share (:func:`teamleduc.grade.workers.worker_parse_threads`)
 PARSE_THREADS: int | None = None
+
+
+def cpu_count() -> int:
+    """The CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def parse_threads() -> int:
@@ -44,11 +52,7 @@ def parse_threads() -> int:
     process may use, at most :data:`MAX_PARSE_THREADS`."""
     if PARSE_THREADS is not None:
         return max(1, PARSE_THREADS)
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, min(MAX_PARSE_THREADS, cpus))
+    return max(1, min(MAX_PARSE_THREADS, cpu_count()))
 
 
 def parsed_in_order(

@@ -18,13 +18,20 @@ from .loading import prepare
 TASKS_PER_WORKER = 16
 
 
-def _worker_main(conn, parent_end) -> None:
+def worker_parse_threads(jobs: int) -> int:
+    """Threads on which each of ``jobs`` loading workers parses its files: its share of the
+    CPUs, but at least 2, so that a worker loading the one big entrant while the others are
+    idle (or done) still parses on two threads; at most twice as many threads as CPUs run."""
+    return min(container.MAX_PARSE_THREADS, max(2, container.cpu_count() // max(jobs, 1)))
+
+
+def _worker_main(conn, parent_end, parse_threads: int) -> None:
     """A loading worker: ignores Ctrl-C (the parent ends it), runs tasks until told to stop or
     until the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent_end.close()
-    container.PARSE_THREADS = 1  # the workers are one process per CPU already
+    container.PARSE_THREADS = parse_threads
     try:
         while True:
             task = conn.recv()
@@ -57,7 +64,9 @@ class Workers:
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             process = self.ctx.Process(
-                target=_worker_main, args=(child_end, parent_end), daemon=True
+                target=_worker_main,
+                args=(child_end, parent_end, worker_parse_threads(self.jobs)),
+                daemon=True,
             )
             process.start()
         finally:
