@@ -61,28 +61,79 @@ def test_files_in_flight_are_bounded_by_count_and_by_bytes(monkeypatch):
     assert max(most) == 3  # a third file of 1,000 bytes passes 2,500: the first is taken
 
 
-def test_a_failing_parse_raises_and_leaves_no_thread():
-    before = threading.active_count()
+def _join_parse_threads():
+    for t in threading.enumerate():
+        if t.name.startswith("teamleduc-parse"):
+            t.join(60)
+            assert not t.is_alive()
+
+
+def _blocking_parse(release, done, fail_at=None, free=()):
+    """A parse that raises at ``fail_at``, returns at once for ``free`` and otherwise blocks
+    until ``release`` is set."""
 
     def parse(data, k, name):
-        if k == 7:
-            raise RuntimeError("boom at 7")
+        if k == fail_at:
+            raise RuntimeError(f"boom at {k}")
+        if k not in free:
+            release.wait(60)
+        done.append(k)
         return k
 
-    got = []
-    with pytest.raises(RuntimeError, match="boom at 7"):
-        for _, r in parsed_in_order(_items(30), _read, parse, threads=3):
-            got.append(r)
-    assert [r for r in got if not isinstance(r, Finding)] == [0, 1, 2, 4, 5, 6]
-    assert threading.active_count() == before
+    return parse
 
 
-def test_stopping_early_leaves_no_thread():
-    before = threading.active_count()
-    gen = parsed_in_order(_items(30), _read, _parse, threads=3)
-    next(gen)
+def test_an_error_does_not_wait_for_the_parses_under_way():
+    release, done = threading.Event(), []
+    with pytest.raises(RuntimeError, match="boom at 0"):
+        for _ in parsed_in_order(_items(30), _read, _blocking_parse(release, done, 0), threads=3):
+            pass
+    assert done == []  # back here while the three threads still parse files 1, 2 and 4
+    release.set()
+    _join_parse_threads()
+    assert sorted(done) == [1, 2, 4]  # nothing queued behind them was started
+
+
+def test_stopping_early_does_not_wait_for_the_parses_under_way():
+    release, done = threading.Event(), []
+    gen = parsed_in_order(_items(30), _read, _blocking_parse(release, done, free=(0,)), threads=3)
+    assert next(gen) == ((0, "file0"), 0)
     gen.close()  # what an exception in the caller's loop does
-    assert threading.active_count() == before
+    assert done == [0]  # back here while the threads still parse files 1, 2 and 4
+    release.set()
+    _join_parse_threads()
+    assert sorted(done) == [0, 1, 2, 4]
+
+
+def test_a_big_file_is_parsed_alone_here(monkeypatch):
+    monkeypatch.setattr(container, "ALONE_BYTES", 20)
+    running = []
+    where = {}
+
+    def parse(data, k, name):
+        running.append(k)
+        where[k] = (threading.current_thread() is threading.main_thread(), len(running))
+        running.remove(k)
+        return k
+
+    serial = [r for _, r in parsed_in_order(_items(40), _read, parse, threads=1)]
+    where.clear()
+    assert [r for _, r in parsed_in_order(_items(40), _read, parse, threads=3)] == serial
+    assert len(where) == 32  # the 8 Findings are not parsed
+    for k, (here, at_once) in where.items():
+        big = k + 1 > 20
+        assert here == big and (at_once == 1 or not big)
+
+
+def test_a_thread_that_cannot_start_leaves_the_work_to_this_one(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    def refuse(self, *args, **kwargs):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", refuse)
+    serial = list(parsed_in_order(_items(20), _read, _parse, threads=1))
+    assert list(parsed_in_order(_items(20), _read, _parse, threads=3)) == serial
 
 
 def _damaged_submission(tmp_path):

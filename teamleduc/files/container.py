@@ -32,8 +32,12 @@ UNUSED_SHOWN = 5
 #: release the GIL)
 MAX_PARSE_THREADS = 4
 #: ... with at most this many bytes of files read and not yet parsed and taken (always one
-#: file), so that memory stays a few files' worth however large each file is
+#: file), so that memory stays a few files' worth
 MAX_BYTES_IN_FLIGHT = 128 * 2**20
+#: a file above this many bytes is parsed alone, in the reading thread, once the files before
+#: it are taken: checking a malformed file needs many times its size (index arrays, split
+#: lines), and valid files are far smaller (team-leduc's: under 9 MB with 17-digit decimals)
+ALONE_BYTES = 16 * 2**20
 #: threads per process that parse, if set; None: :func:`parse_threads`. Grading's loading
 #: workers set their share (:func:`teamleduc.grade.workers.worker_parse_threads`)
 PARSE_THREADS: int | None = None
@@ -63,38 +67,64 @@ def parsed_in_order(
 ) -> Iterator[tuple[tuple, object]]:
     """``(item, result)`` for each item, in the items' order: ``read(*item)`` in this thread,
     then ``parse(data, *item)`` on ``threads`` threads (default :func:`parse_threads`); a
-    :class:`Finding` that ``read`` returns is passed on unparsed. At most twice ``threads``
-    files and :data:`MAX_BYTES_IN_FLIGHT` bytes are in flight. The results, and so the order
-    of the findings, are those of reading and parsing one file after the other."""
+    :class:`Finding` that ``read`` returns is passed on unparsed. The results, and so the order
+    of the findings, are those of reading and parsing one file after the other.
+
+    Memory: besides the file just read, at most ``2 * threads`` files and
+    :data:`MAX_BYTES_IN_FLIGHT` bytes wait (one at least), and a file above
+    :data:`ALONE_BYTES` is parsed alone, here. If a thread cannot be started, the rest is
+    parsed here. When the caller stops early (an error, Ctrl-C), the parses under way are not
+    waited for: their results are not wanted."""
     threads = parse_threads() if threads is None else threads
     if threads <= 1:
         for item in items:
             data = read(*item)
             yield item, data if isinstance(data, Finding) else parse(data, *item)
         return
-    pool = ThreadPoolExecutor(threads, thread_name_prefix="teamleduc-parse")
+    pool: ThreadPoolExecutor | None = ThreadPoolExecutor(
+        threads, thread_name_prefix="teamleduc-parse"
+    )
     pending: deque = deque()  # (item, Finding or future, bytes)
     in_flight = 0
+
+    def take():
+        nonlocal in_flight
+        item0, done, size = pending.popleft()
+        in_flight -= size
+        return item0, done if isinstance(done, Finding) else done.result()
+
+    finished = False
     try:
         for item in items:
             data = read(*item)
             if isinstance(data, Finding):
                 pending.append((item, data, 0))
-            else:
-                pending.append((item, pool.submit(parse, data, *item), len(data)))
-                in_flight += len(data)
+                continue
+            future = None
+            if pool is not None and len(data) <= ALONE_BYTES:
+                try:
+                    future = pool.submit(parse, data, *item)
+                except RuntimeError:  # no thread can be started (e.g. a process limit)
+                    pool.shutdown(wait=True)
+                    pool = None
+            if future is None:  # parsed here, after the files before it
+                while pending:
+                    yield take()
+                yield item, parse(data, *item)
+                continue
+            pending.append((item, future, len(data)))
+            in_flight += len(data)
             del data
             while len(pending) > 2 * threads or (
                 len(pending) > 1 and in_flight > MAX_BYTES_IN_FLIGHT
             ):
-                item0, done, size = pending.popleft()
-                in_flight -= size
-                yield item0, done if isinstance(done, Finding) else done.result()
+                yield take()
         while pending:
-            item0, done, _ = pending.popleft()
-            yield item0, done if isinstance(done, Finding) else done.result()
+            yield take()
+        finished = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def _memory_budget() -> int:

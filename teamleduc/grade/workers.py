@@ -21,7 +21,8 @@ TASKS_PER_WORKER = 16
 def worker_parse_threads(jobs: int) -> int:
     """Threads on which each of ``jobs`` loading workers parses its files: its share of the
     CPUs, but at least 2, so that a worker loading the one big entrant while the others are
-    idle (or done) still parses on two threads; at most twice as many threads as CPUs run."""
+    idle (or done) still parses on two threads (with ``jobs`` up to the number of CPUs, at
+    most twice as many parsing threads as CPUs)."""
     return min(container.MAX_PARSE_THREADS, max(2, container.cpu_count() // max(jobs, 1)))
 
 
