@@ -87,14 +87,14 @@ def export_revision(rev: str, into: pathlib.Path) -> pathlib.Path:
     return into / "base"
 
 
-def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[list, list, list]:
-    """Wall and CPU seconds of :data:`TIMED` single DCFR iterations of the package under
-    ``where``, and wall seconds of as many exact best responses."""
-    env = dict(os.environ, PYTHONPATH=str(where), NUMBA_NUM_THREADS=str(max(threads, 1)))
+def run_child(where: pathlib.Path, script: str, args: list[str], **env: str) -> dict:
+    """The JSON that ``script`` prints last, run with ``args`` in a child process that imports
+    the package under ``where`` (checked: the child reports ``teamleduc.__file__`` as
+    ``file``), with ``env`` added to the environment."""
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, preset, str(threads), str(SETTLE), str(TIMED)],
+        [sys.executable, "-c", script, *args],
         cwd=where,
-        env=env,
+        env=dict(os.environ, PYTHONPATH=str(where), **env),
         capture_output=True,
         text=True,
         check=False,
@@ -104,6 +104,18 @@ def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[lis
     result = json.loads(out.stdout.strip().splitlines()[-1])
     if not result["file"].startswith(str(where)):
         raise SystemExit(f"child imported {result['file']}, not the package under {where}")
+    return result
+
+
+def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[list, list, list]:
+    """Wall and CPU seconds of :data:`TIMED` single DCFR iterations of the package under
+    ``where``, and wall seconds of as many exact best responses."""
+    result = run_child(
+        where,
+        _CHILD,
+        [preset, str(threads), str(SETTLE), str(TIMED)],
+        NUMBA_NUM_THREADS=str(max(threads, 1)),
+    )
     return result["times"], result["cpu"], result["br"]
 
 

@@ -16,17 +16,14 @@ tree on one parsing thread (``PARSE_THREADS = 1``); best wall time of each.
 Reproduce: ``python -m benchmarks submissions``.
 """
 
-import json
 import os
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-from .bench_engine import ROOT, export_revision
+from .bench_engine import ROOT, export_revision, run_child
 from .settings import setting
 
 #: the last revision that parsed a submission's files one after the other
@@ -146,21 +143,7 @@ def main() -> None:
 
 def _child_load(where: Path, folder: Path, one_thread: bool) -> float:
     """Wall seconds of one load of ``folder`` by the package under ``where``, in a child."""
-    env = dict(os.environ, PYTHONPATH=str(where))
-    out = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(folder), "1" if one_thread else "0"],
-        cwd=where,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if out.returncode != 0:
-        raise SystemExit(f"child for {where} failed:\n{out.stderr[-2000:]}")
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    if not result["file"].startswith(str(where)):
-        raise SystemExit(f"child imported {result['file']}, not the package under {where}")
-    return result["seconds"]
+    return run_child(where, _CHILD, [str(folder), "1" if one_thread else "0"])["seconds"]
 
 
 def compare(folder: Path, tmp: Path) -> None:
