@@ -57,6 +57,20 @@ _add_commands()
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the CLI and turn user errors into a message and an exit code."""
+    try:
+        _main(argv)
+    except SystemExit:
+        # every way out but an abort (which ignores Ctrl-C already): a command's own
+        # ``sys.exit`` (``validate``'s 0 or 1), a user error's message, the end below. The
+        # outputs are complete: a Ctrl-C while the ``teamleduc`` process shuts down must not
+        # turn them into death by SIGINT (exit -2; Python restores the default handler as it
+        # finishes). A caller of main() in Python keeps its own Ctrl-C.
+        if argv is None:
+            _ignore_ctrl_c()
+        raise
+
+
+def _main(argv: Sequence[str] | None) -> None:
     if threading.current_thread() is threading.main_thread():
         # take Ctrl-C back from the quiet start-up handler of teamleduc/__init__.py: a
         # KeyboardInterrupt, as Python's own handler raises, but never lost, nor printed as
@@ -66,7 +80,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         # standalone_mode=False makes click return (not raise) the code of ctx.exit(n)
         code = cli.main(args=argv, prog_name="teamleduc", standalone_mode=False)
     except click.exceptions.Exit as e:
-        _ignore_ctrl_c()
         sys.exit(e.exit_code)
     except (click.Abort, KeyboardInterrupt):
         _aborted(leave_at_once=argv is None)
@@ -87,9 +100,6 @@ def main(argv: Sequence[str] | None = None) -> None:
             err=True,
         )
         sys.exit(3)
-    # the work is done and its outputs are complete: a Ctrl-C while the interpreter and the
-    # worker pools shut down must not turn that success into death by SIGINT (exit -2)
-    _ignore_ctrl_c()
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -208,6 +208,35 @@ def _signals_within(seconds: float, action) -> list:
     return seen
 
 
+def test_a_ctrl_c_after_the_output_of_a_command_that_calls_sys_exit(tmp_path):
+    """``validate`` leaves through ``sys.exit``. A Ctrl-C just after its verdict is printed,
+    while the interpreter shuts down, must not end it by SIGINT (exit -2, nothing said): it
+    had done its work (exit 0), or it was still inside the command ("aborted", 130)."""
+    sub = tmp_path / "sub"
+    made = subprocess.run(
+        [TEAMLEDUC, "baseline", "uniform", "--preset", "tiny-team", "--out", str(sub)],
+        capture_output=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    outcomes = set()
+    for i in range(12):
+        p = subprocess.Popen(
+            [TEAMLEDUC, "validate", str(sub), "--preset", "tiny-team"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert p.stdout.readline().startswith(b"VALID")
+        time.sleep(0.002 * (i % 6))
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+        outcomes.add(p.returncode)
+        assert p.returncode == 0 or (
+            p.returncode == 130 and err.decode().strip().endswith("aborted")
+        ), (i, p.returncode, err)
+    assert outcomes <= {0, 130}
+
+
 def test_a_ctrl_c_lost_inside_an_import_comes_again(tmp_path, monkeypatch):
     """A compiled module's initialisation may swallow the KeyboardInterrupt of Python code it
     calls (once lost in scipy's, under numba's import). The handler raises at once, and if the
