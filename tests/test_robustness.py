@@ -117,7 +117,8 @@ def run_folder(tmp_path_factory) -> Path:
     from teamleduc.solver import solve
 
     out = tmp_path_factory.mktemp("ck") / "run"
-    solve("kuhn", "dcfr", time_limit=3, max_iterations=30, out_dir=out, handle_sigint=False)
+    # the iteration count ends it; the time limit is a guard (3 s was missed under load)
+    solve("kuhn", "dcfr", time_limit=600, max_iterations=30, out_dir=out, handle_sigint=False)
     return out
 
 
@@ -222,7 +223,7 @@ def test_a_bad_checkpoint_is_refused_before_anything_runs(tmp_path, capsys, run_
 def test_a_good_checkpoint_still_resumes(tmp_path, run_folder):
     from teamleduc.solver import solve
 
-    r = solve("kuhn", time_limit=3, max_iterations=40, resume=run_folder, out_dir=tmp_path / "o")
+    r = solve("kuhn", time_limit=600, max_iterations=40, resume=run_folder, out_dir=tmp_path / "o")
     assert r.iterations == 40 and (tmp_path / "o" / "checkpoint.npz").is_file()
 
 
