@@ -324,15 +324,18 @@ def _cum(folder):
 def test_resume_continues_exactly(tmp_path, method):
     config = get_config("tiny-team-leduc")
     straight = tmp_path / "straight"
-    solve(config, method, max_iterations=60, time_limit=6, out_dir=straight, handle_sigint=False)
+    # the iteration counts end the runs: a 10 s limit leaves the main phase about 8.5 s for 60
+    # iterations of about 1.5 s on a quiet machine (6 s left 5); a longer one lengthens the
+    # 25-iteration run's export, which uses its budget
+    solve(config, method, max_iterations=60, time_limit=10, out_dir=straight, handle_sigint=False)
     first = tmp_path / "first"
-    solve(config, method, max_iterations=25, time_limit=6, out_dir=first, handle_sigint=False)
+    solve(config, method, max_iterations=25, time_limit=10, out_dir=first, handle_sigint=False)
     second = tmp_path / "second"
     r = solve(
         config,
         None,
         max_iterations=60,
-        time_limit=6,
+        time_limit=10,
         out_dir=second,
         resume=first,
         handle_sigint=False,
