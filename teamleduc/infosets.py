@@ -261,9 +261,8 @@ def format_rows(probs: np.ndarray) -> str:
     rows = np.ascontiguousarray(np.asarray(probs, dtype=np.float64).reshape(-1, 3))
     first, inverse = _distinct_rows(rows)
     text = np.array([f"{a!r},{b!r},{c!r}\n" for a, b, c in rows[first].tolist()], dtype=object)
-    return "".join(
-        text.take(inverse)
-    )  # numpy's take of the lines: twice a list comprehension's speed
+    # numpy's take of the lines: twice a list comprehension's speed
+    return "".join(text.take(inverse))
 
 
 def write_infoset_files(

@@ -76,13 +76,8 @@ def parsed_in_order(
     parsed here. When the caller stops early (an error, Ctrl-C), the parses under way are not
     waited for: their results are not wanted."""
     threads = parse_threads() if threads is None else threads
-    if threads <= 1:
-        for item in items:
-            data = read(*item)
-            yield item, data if isinstance(data, Finding) else parse(data, *item)
-        return
-    pool: ThreadPoolExecutor | None = ThreadPoolExecutor(
-        threads, thread_name_prefix="teamleduc-parse"
+    pool = (
+        ThreadPoolExecutor(threads, thread_name_prefix="teamleduc-parse") if threads > 1 else None
     )
     pending: deque = deque()  # (item, Finding or future, bytes)
     in_flight = 0
@@ -107,7 +102,7 @@ def parsed_in_order(
                 except RuntimeError:  # no thread can be started (e.g. a process limit)
                     pool.shutdown(wait=True)
                     pool = None
-            if future is None:  # parsed here, after the files before it
+            if future is None:  # parsed here, after the files before it (one thread: all)
                 while pending:
                     yield take()
                 yield item, parse(data, *item)
