@@ -12,7 +12,14 @@ threads together (strategy files are parsed on up to
 The comparison loads the 20-signal folder in child processes, alternating
 :data:`ROUNDS` times: the package of ``TEAMLEDUC_BENCH_SUBMISSIONS_BASE`` (a git revision,
 default :data:`BASE`, the last one that parsed one file after the other), this tree, and this
-tree on one parsing thread (``PARSE_THREADS = 1``); best wall time of each.
+tree on one parsing thread (``PARSE_THREADS = 1``); best wall time of each. Then the writing
+of that submission (``write_submission`` into a fresh folder, best of 2 in each child), by
+``TEAMLEDUC_BENCH_WRITE_BASE`` (default :data:`WRITE_BASE`, the last one that formatted floats
+with ``repr``) and by this tree, alternating; their files must be identical. Its strategies
+are the worst case for writing: every row of a file distinct (the solver's files repeat most
+rows: about 6,600 distinct rows of 147,660 in a 300 s team-leduc solve's).
+``TEAMLEDUC_BENCH_WRITE_FOLDER=DIR`` also times the writing of the team-leduc submission in
+``DIR`` (e.g. ``out/solution/submission`` after ``make run``) the same way.
 Reproduce: ``python -m benchmarks submissions``.
 """
 
@@ -28,6 +35,8 @@ from .settings import setting
 
 #: the last revision that parsed a submission's files one after the other
 BASE = "14a02f2"
+#: the last revision that formatted a submission's floats with ``repr``
+WRITE_BASE = "260465a"
 ROUNDS = 2
 
 #: what a child runs: load the folder once, print the wall seconds and the package's path
@@ -44,14 +53,33 @@ import teamleduc
 print(json.dumps({"seconds": time.perf_counter() - t0, "file": teamleduc.__file__}))
 """
 
+#: what a child runs to time the writing: load the folder, write it twice into a fresh folder
+#: under argv[2]/argv[3] (keeping the last one), print the best wall seconds
+_CHILD_WRITE = r"""
+import json, shutil, sys, time
+from pathlib import Path
+from teamleduc.files.reading import load_submission
+from teamleduc.files.writing import write_submission
+sub = load_submission(sys.argv[1], "team-leduc")
+out = Path(sys.argv[2]) / sys.argv[3]
+best = float("inf")
+for _ in range(2):
+    shutil.rmtree(out, ignore_errors=True)
+    t0 = time.perf_counter()
+    write_submission(sub, out)
+    best = min(best, time.perf_counter() - t0)
+import teamleduc
+print(json.dumps({"seconds": best, "file": teamleduc.__file__}))
+"""
+
 
 def _seat_lines(table, rng) -> tuple[list[bytes], list[np.ndarray]]:
     """Formatted lines of one random strategy, and the groups of rows with equal legal sets."""
-    from teamleduc.infosets import format_rows
+    from teamleduc.decimals import format_rows
 
     a = rng.random((table.size, 3)) * table.legal
     a /= a.sum(axis=1, keepdims=True)
-    lines = format_rows(a).encode().split(b"\n")[:-1]
+    lines = format_rows(a).split(b"\n")[:-1]
     keys = table.legal @ np.array([1, 2, 4])
     return lines, [np.flatnonzero(keys == k) for k in np.unique(keys)]
 
@@ -139,6 +167,14 @@ def main() -> None:
                 print(line, flush=True)
             print(f"  (generated in {made:.1f} s)", flush=True)
         compare(Path(d) / "sub20", Path(d))
+        compare_writing(
+            Path(d) / "sub20", Path(d), "the 20-signal submission (80 files, every row distinct)"
+        )
+        extra = setting("TEAMLEDUC_BENCH_WRITE_FOLDER", "", str)
+        if extra:
+            if not Path(extra).is_dir():
+                raise SystemExit(f"TEAMLEDUC_BENCH_WRITE_FOLDER: {extra!r} is not a folder")
+            compare_writing(Path(extra).resolve(), Path(d) / "extra", extra)
 
 
 def _child_load(where: Path, folder: Path, one_thread: bool) -> float:
@@ -164,6 +200,33 @@ def compare(folder: Path, tmp: Path) -> None:
     )
     for k, t in best.items():
         print(f"  {k:<15} {t:6.2f} s   {best['base'] / t:5.2f}x the base's speed")
+
+
+def compare_writing(folder: Path, tmp: Path, what: str) -> None:
+    """The submission in ``folder`` written by the writing base revision and by this tree."""
+    base = setting("TEAMLEDUC_BENCH_WRITE_BASE", WRITE_BASE, str)
+    (tmp / "write-base").mkdir(parents=True)
+    old = export_revision(base, tmp / "write-base")
+    runs = {"base": old, "tree": ROOT}
+    best = {k: float("inf") for k in runs}
+    for _ in range(ROUNDS):
+        for k, where in runs.items():
+            seconds = run_child(where, _CHILD_WRITE, [str(folder), str(tmp), f"written-{k}"])
+            best[k] = min(best[k], seconds["seconds"])
+    written = {k: tmp / f"written-{k}" for k in runs}
+    names = sorted(p.name for p in written["base"].iterdir())
+    same = names == sorted(p.name for p in written["tree"].iterdir()) and all(
+        (written["base"] / n).read_bytes() == (written["tree"] / n).read_bytes() for n in names
+    )
+    print()
+    print(
+        f"writing {what}, best of {ROUNDS} alternating child runs of 2 "
+        f"(base {base}); files identical: {same}"
+    )
+    for k, t in best.items():
+        print(f"  {k:<15} {t:6.2f} s   {best['base'] / t:5.2f}x the base's speed")
+    if not same:
+        raise SystemExit("the two revisions wrote different files")
 
 
 if __name__ == "__main__":

@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from .config import GameConfig
-from .outputs import write_text_atomic
+from .decimals import format_rows
+from .outputs import write_bytes_atomic, write_text_atomic
 from .rules import ACTION_CHARS
 from .tree import PublicTree, build_tree
 
@@ -229,42 +229,6 @@ EXAMPLE_STRATEGY = "example-strategy0-player{seat}.csv"
 SAMPLE_FOLDER = "sample-submission"
 
 
-#: odd 64-bit multipliers mixing a row's three words into one hash (:func:`_distinct_rows`)
-_ROW_HASH = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], np.uint64)
-
-
-def _distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(first, inverse)`` of the distinct rows of a float64 (n, 3) array, bit for bit:
-    ``rows[first][inverse]`` is ``rows``. Rows are hashed to one uint64 and factorised by
-    pandas (7 times faster than ``np.unique`` on 24-byte keys: a team-leduc strategy file
-    took 49 ms); the result is checked exactly, and a hash collision falls back to
-    ``np.unique``."""
-    bits = rows.view(np.uint64)
-    with np.errstate(over="ignore"):
-        h = (bits * _ROW_HASH).sum(axis=1, dtype=np.uint64)  # wraps around: a hash
-    inverse, uniques = pd.factorize(h)
-    first = np.empty(len(uniques), np.int64)
-    first[inverse[::-1]] = np.arange(len(rows) - 1, -1, -1)  # first occurrence of each
-    if np.array_equal(bits[first][inverse], bits):
-        return first, inverse
-    keys = rows.view(np.dtype((np.void, 24))).ravel()  # a collision: sort the bytes
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    return first, inverse.ravel()
-
-
-def format_rows(probs: np.ndarray) -> str:
-    """CSV text of an (n, 3) probability array: shortest round-trip decimals, '\\n' endings.
-
-    ``repr`` of a Python float is the shortest decimal that reads back to the same double, so
-    writing and reading again gives identical arrays. Each distinct row is formatted once.
-    """
-    rows = np.ascontiguousarray(np.asarray(probs, dtype=np.float64).reshape(-1, 3))
-    first, inverse = _distinct_rows(rows)
-    text = np.array([f"{a!r},{b!r},{c!r}\n" for a, b, c in rows[first].tolist()], dtype=object)
-    # numpy's take of the lines: twice a list comprehension's speed
-    return "".join(text.take(inverse))
-
-
 def write_infoset_files(
     tree: PublicTree, out_dir: str | os.PathLike, examples: bool = True
 ) -> list[Path]:
@@ -288,7 +252,7 @@ def write_infoset_files(
         written.append(p)
         for table in infoset_tables(tree):
             p = out / EXAMPLE_STRATEGY.format(seat=table.seat + 1)
-            write_text_atomic(p, format_rows(table.uniform_strategy()))
+            write_bytes_atomic(p, format_rows(table.uniform_strategy()))
             written.append(p)
         sample = out / SAMPLE_FOLDER
         sample.mkdir(exist_ok=True)
@@ -296,6 +260,6 @@ def write_infoset_files(
         written.append(sample / "meta-strategy.csv")
         for table in infoset_tables(tree):
             p = sample / f"strategy0-player{table.seat + 1}.csv"
-            write_text_atomic(p, format_rows(table.uniform_strategy()))
+            write_bytes_atomic(p, format_rows(table.uniform_strategy()))
             written.append(p)
     return written

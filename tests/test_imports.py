@@ -203,6 +203,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "teamleduc.arguments",
         "teamleduc.interrupts",
         "teamleduc.outputs",
+        "teamleduc.decimals",
         "teamleduc.peak_memory",
         "teamleduc.config",
         "teamleduc.fused",

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from teamleduc.cli import cli
 from teamleduc.config import PRESETS, get_config
-from teamleduc.infosets import format_rows, infoset_tables, write_infoset_files
+from teamleduc.infosets import infoset_tables, write_infoset_files
 from teamleduc.tree import build_tree
 
 
@@ -96,33 +96,6 @@ def test_files_are_deterministic(tmp_path):
     t = infoset_tables(tree)[1]
     assert np.allclose(ex.sum(axis=1), 1) and (ex[~t.legal] == 0).all()
     assert np.allclose(ex[t.legal.all(axis=1)], 1 / 3)
-
-
-def test_format_rows_round_trips_exactly():
-    rng = np.random.default_rng(1)
-    p = rng.dirichlet(np.ones(3), size=200)
-    text = format_rows(p)
-    back = np.array([[float(v) for v in line.split(",")] for line in text.splitlines()])
-    assert (back == p).all()
-
-
-def test_format_rows_with_repeats_and_hash_collisions(monkeypatch):
-    """Repeated rows (a strategy file is mostly repeats), signed zeros and NaN keep their own
-    text, and a collision of the row hash (forced: every row hashes to 0) gives the same
-    text through the exact fallback."""
-    import teamleduc.infosets as module
-
-    rng = np.random.default_rng(2)
-    p = rng.dirichlet(np.ones(3), size=50)[rng.integers(0, 50, size=1000)]
-    p[7] = [-0.0, 1.0, 0.0]
-    p[8] = [0.0, 1.0, -0.0]
-    p[9] = [np.nan, 0.5, 0.5]
-    expected = "".join(f"{a!r},{b!r},{c!r}\n" for a, b, c in p.tolist())
-    assert format_rows(p) == expected
-    monkeypatch.setattr(module, "_ROW_HASH", np.zeros(3, np.uint64))
-    first, inverse = module._distinct_rows(p)
-    assert len(first) == len(np.unique(p.view(np.dtype((np.void, 24)))))  # by bytes
-    assert format_rows(p) == expected
 
 
 def test_infosets_command(tmp_path):

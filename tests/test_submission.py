@@ -292,7 +292,7 @@ def test_write_is_atomic(tmp_path, monkeypatch, name):
         calls.append(1)
         if len(calls) == 3:
             raise OSError("disk full")
-        return "1.0,0.0,0.0\n" * len(rows)
+        return b"1.0,0.0,0.0\n" * len(rows)
 
     monkeypatch.setattr(module, "format_rows", failing)
     with pytest.raises(OSError, match="disk full"):

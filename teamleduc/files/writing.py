@@ -16,8 +16,8 @@ from pathlib import Path
 
 from ..arguments import check_path
 from ..config import GameConfig
+from ..decimals import format_rows
 from ..errors import ArgumentTypeError
-from ..infosets import format_rows
 from ..outputs import staged_file, staged_folder
 from .csv_format import format_meta
 from .model import STRATEGY_CSV, Submission
@@ -98,6 +98,6 @@ def write_submission(
             for s in sub.seats:
                 out.add(
                     STRATEGY_CSV.format(signal=j, seat=s + 1),
-                    format_rows(sub.strategies[s][k]).encode(),
+                    format_rows(sub.strategies[s][k]),
                 )
     return Path(path)
