@@ -11,7 +11,7 @@ import pytest
 
 from teamleduc.best_response import exploitability
 from teamleduc.config import get_config
-from teamleduc.dag import sweep
+from teamleduc.dag import best_values, sweep
 from teamleduc.infosets import infoset_tables
 from teamleduc.solver import solve
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
@@ -288,6 +288,53 @@ def test_block_value_is_exact(averaged, iterates, monkeypatch):
         assert val == pytest.approx(guaranteed_value(game, kept), abs=tol)
         assert all(tr.sig[s].dtype == np.float64 for s in mix.seats)
         assert np.array_equal(kept.weights, mix.weights)  # fixed weights stay
+
+
+@pytest.mark.parametrize(("iterations", "checks"), [(CHECK_EVERY, 1), (CHECK_EVERY + 3, 2)])
+def test_a_block_measures_its_last_average_once(averaged, monkeypatch, iterations, checks):
+    """A block that ends just after a periodic check does not measure the same average again
+    (on team-leduc a check is over a second); one that ends between checks measures its last
+    average; the block then knows the least time a block takes."""
+    from teamleduc.solver import team_refinement
+
+    calls = []
+
+    def counted(*args):
+        calls.append(1)
+        return best_values(*args)
+
+    monkeypatch.setattr(team_refinement, "best_values", counted)
+    game, sig = averaged
+    mix = stratified_mixture(game, 0, sig[0], 6)
+    sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
+    strat = mix.strategies(sizes)
+    tr = _TeamRefiner(
+        game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights, fixed_weights=True
+    )
+    val = tr.block(1, deadline=float("inf"), max_iters=iterations)
+    assert len(calls) == checks
+    assert val == pytest.approx(guaranteed_value(game, tr.mixture(tr.p, tr.sig)), abs=1e-9)
+    assert tr.shortest_block > 0
+
+
+def test_a_step_is_not_begun_when_it_cannot_end_by_the_deadline(averaged):
+    """After a step, the refinement knows how long the shortest step takes (one iteration, the
+    final check and the exact measurement of the kept mixture) and begins no step that would
+    end after the deadline: on team-leduc, where that is several seconds, steps begun just
+    before the deadline used to end the refinement over ten seconds late."""
+    import time
+
+    from teamleduc.solver.team_refinement import TeamRefinement
+
+    game, sig = averaged
+    mix = stratified_mixture(game, 0, sig[0], 6)
+    run = TeamRefinement(game, mix, guaranteed_value(game, mix), signals=6, fixed_weights=True)
+    run.step(float("inf"), max_iters=3)
+    assert run.shortest_step > run.refiner.shortest_block > 0
+    assert run.out_of_time(time.perf_counter() + run.shortest_step / 2)
+    assert not run.out_of_time(time.perf_counter() + 1000 * run.shortest_step + 1)
+    val, out = refine_team(game, mix, guaranteed_value(game, mix), signals=6, time_limit=0.0)
+    assert val == pytest.approx(guaranteed_value(game, out), abs=1e-9)
 
 
 def test_refinement_improves_stratified_signals(averaged):

@@ -331,7 +331,7 @@ def shared_weights(
     run = TeamRefinement(game, lead, lead_bound, signals=max_signals, opponent=opponents[leader])
     end = t0 + time_limit / 2
     while blocks is None or run.blocks < blocks:
-        if run.blocks > 0 and (time.perf_counter() >= end or stopped()):
+        if run.blocks > 0 and (run.out_of_time(end) or stopped()):
             break
         before = run.best[0]
         run.step(end, max_iters, stop=stop)
@@ -355,7 +355,7 @@ def shared_weights(
     )
     end = time.perf_counter() + max(time_limit - (time.perf_counter() - t0), 0.0)
     while not stopped() and (blocks is None or run.blocks < blocks):
-        if run.blocks > 0 and time.perf_counter() >= end:
+        if run.blocks > 0 and run.out_of_time(end):
             break
         before = run.best[0]
         run.step(end, max_iters, stop=stop)

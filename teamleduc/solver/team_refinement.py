@@ -112,6 +112,7 @@ class _TeamRefiner:
         self.K = len(self.p)
         self.R = game.config.num_ranks
         self.Z = len(self.tree.terminals)
+        self.shortest_block = 0.0  # seconds of one iteration and a check, by the last block
 
     def _reach(self, s, sg, out=None, cum=_NONE, wj=_NONE):
         t = self.tree
@@ -313,7 +314,11 @@ class _TeamRefiner:
                 check()
                 checked, tail = it, 2.0 * (time.perf_counter() - t_check)
         if checked != it:  # the last iteration's average, unless just measured
+            t_check = time.perf_counter()
             check()
+            tail = 2.0 * (time.perf_counter() - t_check)
+        # what the shortest block takes: one iteration and the final check
+        self.shortest_block = one_iteration + tail / 2.0
         self.sig[free], self.p = best[0], best[1] / best[1].sum()
         self.opponent = (oreg, osig)  # the next block's opponent starts from here
         return best_val
@@ -369,6 +374,11 @@ class TeamRefinement:
         # next block is twice as long (until a block of either member succeeds)
         self.length = [block_iters, block_iters]
         self.blocks = 0
+        self.shortest_step = 0.0  # seconds of the shortest step, measured by the last one
+
+    def out_of_time(self, end: float) -> bool:
+        """True if a step begun now would end after ``end`` (as measured by the last step)."""
+        return time.perf_counter() + self.shortest_step >= end
 
     def step(
         self,
@@ -387,8 +397,10 @@ class TeamRefinement:
         # a block replaces (never writes into) these arrays: references suffice to undo it
         before = (tr.p, tr.sig[tr.seats[free_k]])
         tr.block(free_k, deadline, max_iters, iters=self.length[free_k], stop=stop)
+        t_measure = time.perf_counter()
         mix = tr.mixture(tr.p, tr.sig)
         val = guaranteed_value(self.game, mix)  # of the mixture as written (zero weights dropped)
+        self.shortest_step = tr.shortest_block + time.perf_counter() - t_measure
         if _better(self.team)(val, self.best[0]):
             self.best = (val, mix)
             self.length = [self.block_iters, self.block_iters]
@@ -441,7 +453,7 @@ def refine_team(
     )
     end = time.perf_counter() + time_limit
     while blocks is None or run.blocks < blocks:
-        if run.blocks > 0 and (time.perf_counter() >= end or (stop is not None and stop())):
+        if run.blocks > 0 and (run.out_of_time(end) or (stop is not None and stop())):
             break
         run.step(end, max_iters, stop=stop)
         if progress is not None:
