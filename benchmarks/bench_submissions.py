@@ -7,12 +7,12 @@ decimals, the worst case for parsing); the 20 signals are made by shuffling the 
 formatted file among information sets with the same legal actions, so each file is a
 different valid strategy and generating them costs little. CPU seconds are the process's, all
 threads together (strategy files are parsed on up to
-:data:`teamleduc.files.container.MAX_PARSE_THREADS` threads).
+:data:`teamleduc.files.threads.MAX_THREADS` threads).
 
 The comparison loads the 20-signal folder in child processes, alternating
 :data:`ROUNDS` times: the package of ``TEAMLEDUC_BENCH_SUBMISSIONS_BASE`` (a git revision,
 default :data:`BASE`, the last one that parsed one file after the other), this tree, and this
-tree on one parsing thread (``PARSE_THREADS = 1``); best wall time of each. Then the writing
+tree on one parsing thread (``teamleduc.files.threads.THREADS = 1``); best wall time of each. Then the writing
 of that submission (``write_submission`` into a fresh folder, best of 2 in each child), by
 ``TEAMLEDUC_BENCH_WRITE_BASE`` (default :data:`WRITE_BASE`, the last one that formatted floats
 with ``repr``) and by this tree, alternating; their files must be identical. Its strategies
@@ -42,9 +42,9 @@ ROUNDS = 2
 #: what a child runs: load the folder once, print the wall seconds and the package's path
 _CHILD = r"""
 import json, sys, time
-import teamleduc.files.container as container
-if sys.argv[2] == "1":
-    container.PARSE_THREADS = 1
+if sys.argv[2] == "1":  # this tree only
+    import teamleduc.files.threads as file_threads
+    file_threads.THREADS = 1
 from teamleduc.files.reading import load_submission
 import pandas
 t0 = time.perf_counter()
@@ -184,7 +184,7 @@ def _child_load(where: Path, folder: Path, one_thread: bool) -> float:
 
 def compare(folder: Path, tmp: Path) -> None:
     """The 20-signal load: the base revision, this tree, this tree on one parsing thread."""
-    from teamleduc.files.container import parse_threads
+    from teamleduc.files.threads import threads_to_use
 
     base = setting("TEAMLEDUC_BENCH_SUBMISSIONS_BASE", BASE, str)
     old = export_revision(base, tmp)
@@ -196,7 +196,7 @@ def compare(folder: Path, tmp: Path) -> None:
     print()
     print(
         f"loading the 20-signal folder, best of {ROUNDS} alternating child runs "
-        f"(base {base}; this tree parses on {parse_threads()} threads here)"
+        f"(base {base}; this tree parses on {threads_to_use()} threads here)"
     )
     for k, t in best.items():
         print(f"  {k:<15} {t:6.2f} s   {best['base'] / t:5.2f}x the base's speed")

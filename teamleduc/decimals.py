@@ -8,7 +8,9 @@ times as fast. It writes some numbers in another notation (``1.5e-7`` and ``0.00
 ``repr`` writes ``1.5e-07`` and ``1.2e-05``), which :func:`_as_repr` rewrites, so the bytes
 are exactly ``repr``'s: rows of finite values in [0, 1] (every valid strategy row) take this
 path, any other row ``repr`` itself (tested on millions of values of every magnitude).
-Each distinct row is formatted once (a strategy file is mostly repeats).
+Each distinct row is formatted once (a strategy file is mostly repeats): the distinct rows and
+the copying of their lines into the file's bytes are compiled
+(:mod:`teamleduc.decimal_kernels`).
 """
 
 from __future__ import annotations
@@ -17,10 +19,6 @@ import re
 
 import numpy as np
 import orjson
-import pandas as pd
-
-#: odd 64-bit multipliers mixing a row's three words into one hash (:func:`distinct_rows`)
-_ROW_HASH = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], np.uint64)
 
 # orjson's notation -> repr's, for values in [0, 1]: a one-digit exponent gets a leading zero
 # ("e-7" -> "e-07"); values in [1e-6, 1e-4), positional in orjson, are scientific in repr
@@ -39,27 +37,6 @@ def _scientific(m: re.Match) -> bytes:
     return first + (b"." + rest if rest else b"") + (b"e-06" if fifth_zero else b"e-05")
 
 
-def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(first, inverse)`` of the distinct rows of a float64 (n, 3) array, bit for bit:
-    ``rows[first][inverse]`` is ``rows``. Rows are hashed to one uint64 and factorised by
-    pandas (7 times faster than ``np.unique`` on 24-byte keys: a team-leduc strategy file
-    took 49 ms); the result is checked exactly, and a hash collision falls back to
-    ``np.unique``."""
-    bits = rows.view(np.uint64)
-    with np.errstate(over="ignore"):  # wraps around: a hash
-        h = bits[:, 0] * _ROW_HASH[0]
-        h += bits[:, 1] * _ROW_HASH[1]
-        h += bits[:, 2] * _ROW_HASH[2]
-    inverse, uniques = pd.factorize(h)
-    first = np.empty(len(uniques), np.int64)
-    first[inverse[::-1]] = np.arange(len(rows) - 1, -1, -1)  # first occurrence of each
-    if np.array_equal(bits[first][inverse], bits):
-        return first, inverse
-    keys = rows.view(np.dtype((np.void, 24))).ravel()  # a collision: sort the bytes
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    return first, inverse.ravel()
-
-
 def _as_repr(text: bytes) -> bytes:
     """orjson's text of values in [0, 1] rewritten in ``repr``'s notation (same digits)."""
     if b"e-" in text:
@@ -70,26 +47,33 @@ def _as_repr(text: bytes) -> bytes:
     return text
 
 
-def _lines(rows: np.ndarray) -> np.ndarray:
-    """Object array of each row's line ``a,b,c\\n`` (bytes), ``repr`` of each value."""
-    lines = np.empty(len(rows), dtype=object)
+def _lines(rows: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """Each row's line ``a,b,c\n`` (``repr`` of each value), all in one bytes, and the (m + 1,)
+    offsets where the lines start and the last ends."""
     # NaN fails both comparisons; -0.0 passes, and both write it "-0.0"
     fast = ((rows >= 0.0) & (rows <= 1.0)).all(axis=1)
+    if fast.all() and len(rows):
+        text = _as_repr(orjson.dumps(rows, option=orjson.OPT_SERIALIZE_NUMPY))
+        blob = text[2:-2].replace(b"],[", b"\n") + b"\n"
+        ends = np.flatnonzero(np.frombuffer(blob, np.uint8) == ord("\n")) + 1
+        return blob, np.concatenate([[0], ends])
+    lines = np.empty(len(rows), dtype=object)
     if fast.any():
-        text = _as_repr(
-            orjson.dumps(np.ascontiguousarray(rows[fast]), option=orjson.OPT_SERIALIZE_NUMPY)
-        )
+        text = _as_repr(orjson.dumps(rows[fast], option=orjson.OPT_SERIALIZE_NUMPY))
         lines[fast] = [line + b"\n" for line in text[2:-2].split(b"],[")]
     for i in np.flatnonzero(~fast).tolist():
         a, b, c = rows[i].tolist()
         lines[i] = f"{a!r},{b!r},{c!r}\n".encode()
-    return lines
+    lengths = np.fromiter(map(len, lines), np.int64, len(lines))
+    return b"".join(lines), np.concatenate([[0], np.cumsum(lengths)])
 
 
 def format_rows(probs: np.ndarray) -> bytes:
     """CSV bytes of an (n, 3) probability array: shortest round-trip decimals (``repr``'s
-    text, byte for byte), ``\\n`` endings."""
+    text, byte for byte), ``\n`` endings."""
+    from .decimal_kernels import distinct_rows, gathered_lines  # numba: only when writing
+
     rows = np.ascontiguousarray(np.asarray(probs, dtype=np.float64).reshape(-1, 3))
     first, inverse = distinct_rows(rows)
-    # numpy's take of the lines: twice a list comprehension's speed
-    return b"".join(_lines(rows[first]).take(inverse))
+    blob, offsets = _lines(rows[first])
+    return gathered_lines(blob, offsets.astype(np.int64), inverse)

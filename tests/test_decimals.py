@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-import teamleduc.decimals as module
-from teamleduc.decimals import distinct_rows, format_rows
+from teamleduc.decimal_kernels import distinct_rows, gathered_lines
+from teamleduc.decimals import format_rows
 
 
 def _repr_text(rows: np.ndarray) -> bytes:
@@ -62,24 +62,43 @@ def test_empty_and_one_row():
     assert format_rows(np.array([[1e-6, 0.0, 0.999999]])) == b"1e-06,0.0,0.999999\n"
 
 
-def test_repeats_signed_zeros_and_hash_collisions(monkeypatch):
+def test_repeats_signed_zeros_and_nan_keep_their_own_text():
     """Repeated rows (a strategy file is mostly repeats), signed zeros and NaN keep their own
-    text, and a collision of the row hash (forced: every row hashes to 0) gives the same
-    text through the exact fallback."""
+    text."""
     rng = np.random.default_rng(2)
     p = rng.dirichlet(np.ones(3), size=50)[rng.integers(0, 50, size=1000)]
     p[7] = [-0.0, 1.0, 0.0]
     p[8] = [0.0, 1.0, -0.0]
     p[9] = [np.nan, 0.5, 0.5]
-    expected = _repr_text(p)
-    assert format_rows(p) == expected
-    first, inverse = distinct_rows(p)
-    assert len(first) == len(np.unique(p.view(np.dtype((np.void, 24)))))  # by bytes
-    assert (p.view(np.uint64)[first][inverse] == p.view(np.uint64)).all()
-    monkeypatch.setattr(module, "_ROW_HASH", np.zeros(3, np.uint64))
-    first, inverse = distinct_rows(p)
-    assert len(first) == len(np.unique(p.view(np.dtype((np.void, 24)))))
-    assert format_rows(p) == expected
+    assert format_rows(p) == _repr_text(p)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 1000, 200_000])
+def test_distinct_rows_are_those_of_numpy_by_bytes(n):
+    """The compiled distinct rows against numpy's sort of the rows' bytes: the same rows, each
+    at its first occurrence, in order of first occurrence; -0.0 and 0.0 differ."""
+    rng = np.random.default_rng(n)
+    pool = rng.dirichlet(np.ones(3), size=max(n // 10, 1))
+    pool[0, 0] = -0.0 if n > 5 else pool[0, 0]
+    rows = np.ascontiguousarray(pool[rng.integers(0, len(pool), size=n)])
+    if n > 5:
+        rows[3] = [0.0, 0.5, 0.5]
+        rows[4] = [-0.0, 0.5, 0.5]
+    first, inverse = distinct_rows(rows)
+    keys = rows.view(np.dtype((np.void, 24))).ravel()
+    _, expected_first = np.unique(keys, return_index=True)
+    assert np.array_equal(first, np.sort(expected_first))
+    assert (rows.view(np.uint64)[first][inverse] == rows.view(np.uint64)).all()
+    assert len(first) == len(np.unique(keys))
+
+
+def test_gathered_lines_joins_the_lines_in_order():
+    blob = b"0.5,0.5,0.0\n1.0,0.0,0.0\nx\n"
+    offsets = np.array([0, 12, 24, 26])
+    assert gathered_lines(blob, offsets, np.array([1, 0, 0, 2, 1])) == (
+        b"1.0,0.0,0.0\n0.5,0.5,0.0\n0.5,0.5,0.0\nx\n1.0,0.0,0.0\n"
+    )
+    assert gathered_lines(blob, offsets, np.array([], np.int64)) == b""
 
 
 @pytest.mark.parametrize(

@@ -204,6 +204,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "teamleduc.interrupts",
         "teamleduc.outputs",
         "teamleduc.decimals",
+        "teamleduc.decimal_kernels",
         "teamleduc.peak_memory",
         "teamleduc.config",
         "teamleduc.fused",

@@ -7,12 +7,14 @@ import threading
 import numpy as np
 import pytest
 
-import teamleduc.files.container as container
+import teamleduc.files.threads as file_threads
 from teamleduc.config import get_config
-from teamleduc.files.container import parsed_in_order, read_container
+from teamleduc.decimals import format_rows as _real_format_rows
+from teamleduc.files.container import read_container
 from teamleduc.files.findings import Finding
 from teamleduc.files.model import Submission
 from teamleduc.files.safeio import open_container
+from teamleduc.files.threads import in_order
 from teamleduc.files.writing import write_submission
 from teamleduc.infosets import infoset_tables
 from teamleduc.tree import build_tree
@@ -36,8 +38,8 @@ def _parse(data, k, name):
 
 @pytest.mark.parametrize("threads", [2, 3, 8])
 def test_results_come_in_order_as_without_threads(threads):
-    serial = list(parsed_in_order(_items(40), _read, _parse, threads=1))
-    assert list(parsed_in_order(_items(40), _read, _parse, threads=threads)) == serial
+    serial = list(in_order(_items(40), _read, _parse, threads=1))
+    assert list(in_order(_items(40), _read, _parse, threads=threads)) == serial
     assert [item for item, _ in serial] == _items(40)
     assert isinstance(serial[3][1], Finding) and serial[4][1] == ("file4", 5, b"\x04")
 
@@ -50,20 +52,20 @@ def test_files_in_flight_are_bounded_by_count_and_by_bytes(monkeypatch):
         most.append(k + 1 - len(taken))  # read and not yet taken, this one included
         return b"x" * 1000
 
-    for item, _ in parsed_in_order(_items(30), read, _parse, threads=3):
+    for item, _ in in_order(_items(30), read, _parse, threads=3):
         taken.append(item)
     assert max(most) == 2 * 3 + 1
-    monkeypatch.setattr(container, "MAX_BYTES_IN_FLIGHT", 2500)
+    monkeypatch.setattr(file_threads, "MAX_BYTES_IN_FLIGHT", 2500)
     taken.clear()
     most.clear()
-    for item, _ in parsed_in_order(_items(30), read, _parse, threads=3):
+    for item, _ in in_order(_items(30), read, _parse, threads=3):
         taken.append(item)
     assert max(most) == 3  # a third file of 1,000 bytes passes 2,500: the first is taken
 
 
 def _join_parse_threads():
     for t in threading.enumerate():
-        if t.name.startswith("teamleduc-parse"):
+        if t.name.startswith("teamleduc-files"):
             t.join(60)
             assert not t.is_alive()
 
@@ -86,7 +88,7 @@ def _blocking_parse(release, done, fail_at=None, free=()):
 def test_an_error_does_not_wait_for_the_parses_under_way():
     release, done = threading.Event(), []
     with pytest.raises(RuntimeError, match="boom at 0"):
-        for _ in parsed_in_order(_items(30), _read, _blocking_parse(release, done, 0), threads=3):
+        for _ in in_order(_items(30), _read, _blocking_parse(release, done, 0), threads=3):
             pass
     assert done == []  # back here while the three threads still parse files 1, 2 and 4
     release.set()
@@ -96,7 +98,7 @@ def test_an_error_does_not_wait_for_the_parses_under_way():
 
 def test_stopping_early_does_not_wait_for_the_parses_under_way():
     release, done = threading.Event(), []
-    gen = parsed_in_order(_items(30), _read, _blocking_parse(release, done, free=(0,)), threads=3)
+    gen = in_order(_items(30), _read, _blocking_parse(release, done, free=(0,)), threads=3)
     assert next(gen) == ((0, "file0"), 0)
     gen.close()  # what an exception in the caller's loop does
     assert done == [0]  # back here while the threads still parse files 1, 2 and 4
@@ -106,7 +108,7 @@ def test_stopping_early_does_not_wait_for_the_parses_under_way():
 
 
 def test_a_big_file_is_parsed_alone_here(monkeypatch):
-    monkeypatch.setattr(container, "ALONE_BYTES", 20)
+    monkeypatch.setattr(file_threads, "ALONE_BYTES", 20)
     running = []
     where = {}
 
@@ -116,9 +118,9 @@ def test_a_big_file_is_parsed_alone_here(monkeypatch):
         running.remove(k)
         return k
 
-    serial = [r for _, r in parsed_in_order(_items(40), _read, parse, threads=1)]
+    serial = [r for _, r in in_order(_items(40), _read, parse, threads=1)]
     where.clear()
-    assert [r for _, r in parsed_in_order(_items(40), _read, parse, threads=3)] == serial
+    assert [r for _, r in in_order(_items(40), _read, parse, threads=3)] == serial
     assert len(where) == 32  # the 8 Findings are not parsed
     for k, (here, at_once) in where.items():
         big = k + 1 > 20
@@ -132,8 +134,8 @@ def test_a_thread_that_cannot_start_leaves_the_work_to_this_one(monkeypatch):
         raise RuntimeError("can't start new thread")
 
     monkeypatch.setattr(ThreadPoolExecutor, "submit", refuse)
-    serial = list(parsed_in_order(_items(20), _read, _parse, threads=1))
-    assert list(parsed_in_order(_items(20), _read, _parse, threads=3)) == serial
+    serial = list(in_order(_items(20), _read, _parse, threads=1))
+    assert list(in_order(_items(20), _read, _parse, threads=3)) == serial
 
 
 def _damaged_submission(tmp_path):
@@ -159,7 +161,7 @@ def _damaged_submission(tmp_path):
 
 
 def _read_with(threads, path, keep, monkeypatch):
-    monkeypatch.setattr(container, "PARSE_THREADS", threads)
+    monkeypatch.setattr(file_threads, "THREADS", threads)
     with open_container(path) as c:
         return read_container(c, SMALL, keep=keep)
 
@@ -195,13 +197,55 @@ def test_a_good_submission_loads_bit_for_bit_on_threads(tmp_path, monkeypatch):
             assert np.array_equal(r.submission.strategies[s], sub.strategies[s])
 
 
+@pytest.mark.parametrize("name", ["s", "s.zip"])
+def test_a_submission_is_written_the_same_on_threads(tmp_path, monkeypatch, name):
+    """Strategy files formatted on threads: the same bytes, file for file, as on one thread,
+    read back bit for bit; a formatting that fails half-way leaves nothing."""
+    import zipfile
+
+    import teamleduc.files.writing as writing
+
+    _, sub = _damaged_submission(tmp_path / "damaged")
+
+    def files(path):
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as z:
+                return [(i.filename, z.read(i)) for i in z.infolist()]
+        return sorted((p.name, p.read_bytes()) for p in path.iterdir())
+
+    written = {}
+    for threads in (1, 3):
+        monkeypatch.setattr(file_threads, "THREADS", threads)
+        (tmp_path / f"{threads}").mkdir()
+        written[threads] = files(write_submission(sub, tmp_path / f"{threads}" / name))
+    assert written[1] == written[3] and len(written[1]) == 1 + 9 * 4
+    back = _read_with(3, tmp_path / "3" / name, True, monkeypatch).submission
+    assert all(np.array_equal(back.strategies[s], sub.strategies[s]) for s in sub.seats)
+
+    calls = []
+
+    def failing(rows):
+        calls.append(1)
+        if len(calls) == 7:
+            raise OSError("disk full")
+        return _real_format_rows(rows)
+
+    monkeypatch.setattr(writing, "format_rows", failing)
+    (tmp_path / "failed").mkdir()
+    with pytest.raises(OSError, match="disk full"):
+        write_submission(sub, tmp_path / "failed" / name)
+    assert not (tmp_path / "failed" / name).exists()
+    assert [p.name for p in (tmp_path / "failed").iterdir()] == []
+    _join_parse_threads()
+
+
 def test_parse_threads_default_and_setting(monkeypatch):
-    monkeypatch.setattr(container, "PARSE_THREADS", None)
+    monkeypatch.setattr(file_threads, "THREADS", None)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    assert container.cpu_count() == cpus
-    assert container.parse_threads() == max(1, min(container.MAX_PARSE_THREADS, cpus))
-    monkeypatch.setattr(container, "PARSE_THREADS", 1)
-    assert container.parse_threads() == 1
+    assert file_threads.cpu_count() == cpus
+    assert file_threads.threads_to_use() == max(1, min(file_threads.MAX_THREADS, cpus))
+    monkeypatch.setattr(file_threads, "THREADS", 1)
+    assert file_threads.threads_to_use() == 1
 
 
 @pytest.mark.parametrize(
@@ -211,5 +255,5 @@ def test_parse_threads_default_and_setting(monkeypatch):
 def test_grading_workers_share_the_cpus_with_two_threads_at_least(monkeypatch, cpus, jobs, threads):
     from teamleduc.grade.workers import worker_parse_threads
 
-    monkeypatch.setattr(container, "cpu_count", lambda: cpus)
+    monkeypatch.setattr(file_threads, "cpu_count", lambda: cpus)
     assert worker_parse_threads(jobs) == threads

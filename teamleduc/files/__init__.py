@@ -4,6 +4,8 @@ One idea per module, each depending only on those listed before it:
 
 - :mod:`~teamleduc.files.findings`: the :class:`Finding` / :class:`SubmissionError` every
   problem becomes;
+- :mod:`~teamleduc.files.threads`: files parsed or formatted on a few threads, their results
+  taken in order;
 - :mod:`~teamleduc.files.safeio`: untrusted folders and zips opened safely (:class:`Container`),
   size limits;
 - :mod:`~teamleduc.files.model`: :class:`Submission` (arrays), merging team mixtures, the value

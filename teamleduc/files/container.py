@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -25,101 +23,10 @@ from .csv_format import CSV_FORMAT, MetaCheck, parse_meta
 from .findings import DEFAULT_CAP, Finding, SubmissionError, more_findings
 from .model import ReadResult, StrategyFormat, Submission
 from .safeio import META_LIMIT, META_NAME, Container
+from .threads import in_order
 
 #: files nothing uses are named up to this many, then counted
 UNUSED_SHOWN = 5
-#: strategy files are parsed on up to this many threads (pandas' parser and numpy's checks
-#: release the GIL)
-MAX_PARSE_THREADS = 4
-#: ... with at most this many bytes of files read and not yet parsed and taken (always one
-#: file), so that memory stays a few files' worth
-MAX_BYTES_IN_FLIGHT = 128 * 2**20
-#: a file above this many bytes is parsed alone, in the reading thread, once the files before
-#: it are taken: checking a malformed file needs many times its size (index arrays, split
-#: lines), and valid files are far smaller (team-leduc's: under 9 MB with 17-digit decimals)
-ALONE_BYTES = 16 * 2**20
-#: threads per process that parse, if set; None: :func:`parse_threads`. Grading's loading
-#: workers set their share (:func:`teamleduc.grade.workers.worker_parse_threads`)
-PARSE_THREADS: int | None = None
-
-
-def cpu_count() -> int:
-    """The CPUs this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def parse_threads() -> int:
-    """Threads that parse strategy files: :data:`PARSE_THREADS` if set, else the CPUs this
-    process may use, at most :data:`MAX_PARSE_THREADS`."""
-    if PARSE_THREADS is not None:
-        return max(1, PARSE_THREADS)
-    return max(1, min(MAX_PARSE_THREADS, cpu_count()))
-
-
-def parsed_in_order(
-    items: Iterable[tuple],
-    read: Callable[..., bytes | Finding],
-    parse: Callable[..., object],
-    threads: int | None = None,
-) -> Iterator[tuple[tuple, object]]:
-    """``(item, result)`` for each item, in the items' order: ``read(*item)`` in this thread,
-    then ``parse(data, *item)`` on ``threads`` threads (default :func:`parse_threads`); a
-    :class:`Finding` that ``read`` returns is passed on unparsed. The results, and so the order
-    of the findings, are those of reading and parsing one file after the other.
-
-    Memory: besides the file just read, at most ``2 * threads`` files and
-    :data:`MAX_BYTES_IN_FLIGHT` bytes wait (one at least), and a file above
-    :data:`ALONE_BYTES` is parsed alone, here. If a thread cannot be started, the rest is
-    parsed here. When the caller stops early (an error, Ctrl-C), the parses under way are not
-    waited for: their results are not wanted."""
-    threads = parse_threads() if threads is None else threads
-    pool = (
-        ThreadPoolExecutor(threads, thread_name_prefix="teamleduc-parse") if threads > 1 else None
-    )
-    pending: deque = deque()  # (item, Finding or future, bytes)
-    in_flight = 0
-
-    def take():
-        nonlocal in_flight
-        item0, done, size = pending.popleft()
-        in_flight -= size
-        return item0, done if isinstance(done, Finding) else done.result()
-
-    finished = False
-    try:
-        for item in items:
-            data = read(*item)
-            if isinstance(data, Finding):
-                pending.append((item, data, 0))
-                continue
-            future = None
-            if pool is not None and len(data) <= ALONE_BYTES:
-                try:
-                    future = pool.submit(parse, data, *item)
-                except RuntimeError:  # no thread can be started (e.g. a process limit)
-                    pool.shutdown(wait=True)
-                    pool = None
-            if future is None:  # parsed here, after the files before it (one thread: all)
-                while pending:
-                    yield take()
-                yield item, parse(data, *item)
-                continue
-            pending.append((item, future, len(data)))
-            in_flight += len(data)
-            del data
-            while len(pending) > 2 * threads or (
-                len(pending) > 1 and in_flight > MAX_BYTES_IN_FLIGHT
-            ):
-                yield take()
-        while pending:
-            yield take()
-        finished = True
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def _memory_budget() -> int:
@@ -263,7 +170,7 @@ def read_container(
         check.values = None
         return check
 
-    for _, check in parsed_in_order(files(), read, parse):
+    for _, check in in_order(files(), read, parse):
         if isinstance(check, Finding):
             out.errors.append(check)
             continue

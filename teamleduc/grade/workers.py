@@ -10,7 +10,7 @@ import multiprocessing.connection
 import os
 import signal
 
-from ..files import container
+from ..files import threads as file_threads
 from .cache import EntrantRecord
 from .loading import prepare
 
@@ -23,7 +23,7 @@ def worker_parse_threads(jobs: int) -> int:
     CPUs, but at least 2, so that a worker loading the one big entrant while the others are
     idle (or done) still parses on two threads (with ``jobs`` up to the number of CPUs, at
     most twice as many parsing threads as CPUs)."""
-    return min(container.MAX_PARSE_THREADS, max(2, container.cpu_count() // max(jobs, 1)))
+    return min(file_threads.MAX_THREADS, max(2, file_threads.cpu_count() // max(jobs, 1)))
 
 
 def _worker_main(conn, parent_end, parse_threads: int) -> None:
@@ -32,7 +32,7 @@ def _worker_main(conn, parent_end, parse_threads: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent_end.close()
-    container.PARSE_THREADS = parse_threads
+    file_threads.THREADS = parse_threads
     try:
         while True:
             task = conn.recv()
