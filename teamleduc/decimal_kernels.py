@@ -2,8 +2,8 @@
 
 Kept apart so that only writing imports numba (0.4 s): ``validate`` and the other readers
 import :mod:`teamleduc.decimals` through the information-set module and never call these.
-Both kernels are exact (rows are compared by their bits, bytes are copied), so the output is
-the same as numpy's and pandas' (tested against them).
+Both kernels are exact (rows are compared by their bits, bytes are copied): the distinct rows
+are numpy's (tested against its sort of the rows' bytes).
 """
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ from numba import njit
 _H0 = np.uint64(0x9E3779B97F4A7C15)
 _H1 = np.uint64(0xC2B2AE3D27D4EB4F)
 _H2 = np.uint64(0x165667B19E3779F9)
+#: slots probed for one row before giving up on the table (numpy's sort takes over)
+MAX_PROBES = 64
 
 
 @njit(cache=True, nogil=True)
 def _distinct(bits, first, inverse):
     """Distinct rows of ``bits`` (n, 3) uint64, in order of first occurrence: fills ``first``
     (the row of each distinct one) and ``inverse`` (n,), returns how many. Open addressing on
-    a table of at least twice n slots, keyed by the row's three words compared exactly."""
+    a table of at least twice n slots, keyed by the row's three words compared exactly; -1
+    if a row needs more than :data:`MAX_PROBES` probes (rows made to collide: quadratic)."""
     n = bits.shape[0]
     log_size = 1
     while (1 << log_size) < 2 * n:
@@ -33,6 +36,7 @@ def _distinct(bits, first, inverse):
         a, b, c = bits[i, 0], bits[i, 1], bits[i, 2]
         h = a * _H0 + b * _H1 + c * _H2  # wraps around: a hash; its top bits pick the slot
         slot = np.int64(h >> shift)
+        probes = 0
         while True:
             d = table[slot]
             if d < 0:
@@ -46,6 +50,9 @@ def _distinct(bits, first, inverse):
                 inverse[i] = d
                 break
             slot = (slot + 1) & mask
+            probes += 1
+            if probes > MAX_PROBES:
+                return -1
     return m
 
 
@@ -57,6 +64,13 @@ def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     first = np.empty(n, np.int64)
     inverse = np.empty(n, np.int64)
     m = _distinct(rows.view(np.uint64), first, inverse)
+    if m < 0:  # rows that collide in the table: sort their bytes
+        keys = rows.view(np.dtype((np.void, 24))).ravel()
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        order = np.argsort(first)  # in order of first occurrence, as the table gives them
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        return first[order], rank[inverse.ravel()]
     return first[:m].copy(), inverse
 
 

@@ -28,7 +28,7 @@ MAX_BYTES_IN_FLIGHT = 128 * 2**20
 #: lines), and valid files are far smaller (team-leduc's: under 9 MB with 17-digit decimals)
 ALONE_BYTES = 16 * 2**20
 #: threads per process that parse, if set; None: :func:`threads_to_use`. Grading's loading
-#: workers set their share (:func:`teamleduc.grade.workers.worker_threads_to_use`)
+#: workers set their share (:func:`teamleduc.grade.workers.worker_parse_threads`)
 THREADS: int | None = None
 
 
@@ -62,7 +62,9 @@ def in_order(
 
     Memory: besides the file just read, at most ``2 * threads`` files and
     :data:`MAX_BYTES_IN_FLIGHT` bytes wait (one at least), and a file above
-    :data:`ALONE_BYTES` is parsed alone, here. If a thread cannot be started, the rest is
+    :data:`ALONE_BYTES` is parsed alone, here (when writing, the sizes are the arrays', which
+    are the submission's own; each formatted file waiting to be written adds about as much
+    again). If a thread cannot be started, the rest is
     parsed here. When the caller stops early (an error, Ctrl-C), the parses under way are not
     waited for: their results are not wanted."""
     threads = threads_to_use() if threads is None else threads

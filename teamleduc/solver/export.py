@@ -24,7 +24,7 @@ correlation and what it is worth. The export therefore works with *pure joint st
 The export's gap is exact: ``upper`` is team A's exact best response to team B's exported
 mixture, ``lower`` the value of team A's exported mixture against team B's exact best
 response. :func:`submission_gap` re-measures a written submission independently with
-:func:`teamleduc.best_response.exploitability` when that module is available.
+:func:`teamleduc.best_response.exploitability`.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..best_response import exploitability
 from ..dag import DagGame, best_response_pure, extract_pure
 from ..files.model import Submission, merge_team_mixtures
 from ..infosets import infoset_tables
@@ -474,38 +475,9 @@ def team_submission(tree, mixture: TeamMixture) -> Submission:
 
 
 def submission_gap(config, submission: Submission) -> tuple[float, float, str]:
-    """Exact (lower, upper) value bounds of a full submission, measured independently, and
-    what measured them.
-
-    Uses :func:`teamleduc.best_response.exploitability` (the best-response issue's exact team
-    best responses) when that module exists; otherwise this package's DAG best responses on
-    the submission's exact correlated reach."""
-    try:
-        from .. import best_response
-    except ImportError:
-        best_response = None
-    if best_response is not None and hasattr(best_response, "exploitability"):
-        r = best_response.exploitability(config, submission)
-        return (*_bounds_from(r), "teamleduc.best_response.exploitability")
-    from ..dag import dag_game, product_reach
-
-    game = dag_game(config)
-    reach = []
-    for _team, dag in enumerate(game.dags):
-        T = 0.0
-        for k, p in enumerate(submission.probs):
-            if p > 0:
-                T = T + p * product_reach(dag, {s: submission.strategies[s][k] for s in dag.seats})
-        reach.append(T)
-    V = [d.new_values() for d in game.dags]
-    from ..dag import best_values
-
-    up = best_values(game, 0, reach[1], V[0])
-    vb = best_values(game, 1, reach[0], V[1])
-    return -vb, up, "teamleduc.dag.best_values"
-
-
-def _bounds_from(r) -> tuple[float, float]:
-    """(lower, upper) from :class:`teamleduc.best_response.Exploitability`: team A's
-    guaranteed value ``-BR_B(x)`` and team A's best-response value ``BR_A(y)``."""
-    return float(r.worst_case_a), float(r.br_a.value)
+    """Exact (lower, upper) value bounds of a full submission, measured independently of the
+    solver's DAG passes by :func:`teamleduc.best_response.exploitability` (team A's
+    guaranteed value ``-BR_B(x)`` and its best-response value ``BR_A(y)``), and what measured
+    them."""
+    r = exploitability(config, submission)
+    return float(r.worst_case_a), float(r.br_a.value), "teamleduc.best_response.exploitability"

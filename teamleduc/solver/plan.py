@@ -206,7 +206,8 @@ def _finish_reserve(game, max_signals: int, writing: bool) -> float:
     rows = sum(d.num_rows for d in game.dags)
     # rates from 300 s team-leduc runs (590,640 information sets, 100 signals): the export
     # re-measured in 5-6 s (5.9 kept); then about 10 s for the files and the checkpoint and
-    # 2-3 s for the refinement's last steps after its end (20.3 kept; the runs ended 5 s early)
+    # 2-3 s after the refinement's end building the refined submission (20.3 kept; the runs
+    # ended 5 s early)
     reserve = 0.05 + 1e-5 * infosets  # exploitability of the export
     if writing:
         reserve += 3e-7 * max_signals * infosets  # strategy CSV files

@@ -113,6 +113,7 @@ class _TeamRefiner:
         self.R = game.config.num_ranks
         self.Z = len(self.tree.terminals)
         self.shortest_block = 0.0  # seconds of one iteration and a check, by the last block
+        self.check_seconds = 0.0  # seconds of the last exact check (the next block's margin)
 
     def _reach(self, s, sg, out=None, cum=_NONE, wj=_NONE):
         t = self.tree
@@ -280,7 +281,8 @@ class _TeamRefiner:
         # final check and the step's exact measurement of the kept mixture (about as long as
         # a check) still fit (on team-leduc each is over a second: the blocks used to end
         # about 6 s late, eating into the time kept for writing the submission)
-        checked, one_iteration, tail = -1, 0.0, 0.0
+        # (until this block's first check, the margin is the last block's)
+        checked, one_iteration, tail = -1, 0.0, 2.0 * self.check_seconds
         while it < max_iters and (
             it == 0
             or (
@@ -312,13 +314,14 @@ class _TeamRefiner:
             if it % CHECK_EVERY == 0:
                 t_check = time.perf_counter()
                 check()
-                checked, tail = it, 2.0 * (time.perf_counter() - t_check)
+                checked, self.check_seconds = it, time.perf_counter() - t_check
+                tail = 2.0 * self.check_seconds
         if checked != it:  # the last iteration's average, unless just measured
             t_check = time.perf_counter()
             check()
-            tail = 2.0 * (time.perf_counter() - t_check)
+            self.check_seconds = time.perf_counter() - t_check
         # what the shortest block takes: one iteration and the final check
-        self.shortest_block = one_iteration + tail / 2.0
+        self.shortest_block = one_iteration + self.check_seconds
         self.sig[free], self.p = best[0], best[1] / best[1].sum()
         self.opponent = (oreg, osig)  # the next block's opponent starts from here
         return best_val
