@@ -224,9 +224,8 @@ def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
         np.testing.assert_array_equal(runs[1][0][j, idle], start[j, idle])
 
 
-def test_warm_block_starts_from_the_given_strategy(averaged):
-    """With an overwhelming warm start the first iterate is the given strategy, so a block of
-    one iteration keeps exactly the mixture it started from."""
+def _fixed_refiner(averaged):
+    """``(game, mix, refiner)``: team A's 6 stratified signals, refined with fixed weights."""
     game, sig = averaged
     mix = stratified_mixture(game, 0, sig[0], 6)
     sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
@@ -234,6 +233,13 @@ def test_warm_block_starts_from_the_given_strategy(averaged):
     tr = _TeamRefiner(
         game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights, fixed_weights=True
     )
+    return game, mix, tr
+
+
+def test_warm_block_starts_from_the_given_strategy(averaged):
+    """With an overwhelming warm start the first iterate is the given strategy, so a block of
+    one iteration keeps exactly the mixture it started from."""
+    game, mix, tr = _fixed_refiner(averaged)
     val = tr.block(1, deadline=float("inf"), max_iters=1, warm=1e12)
     assert val == pytest.approx(guaranteed_value(game, mix), abs=1e-9)
 
@@ -304,13 +310,7 @@ def test_a_block_measures_its_last_average_once(averaged, monkeypatch, iteration
         return best_values(*args)
 
     monkeypatch.setattr(team_refinement, "best_values", counted)
-    game, sig = averaged
-    mix = stratified_mixture(game, 0, sig[0], 6)
-    sizes = {s: t.size for s, t in zip(range(4), infoset_tables(game.tree))}
-    strat = mix.strategies(sizes)
-    tr = _TeamRefiner(
-        game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights, fixed_weights=True
-    )
+    game, _, tr = _fixed_refiner(averaged)
     val = tr.block(1, deadline=float("inf"), max_iters=iterations)
     assert len(calls) == checks
     assert val == pytest.approx(guaranteed_value(game, tr.mixture(tr.p, tr.sig)), abs=1e-9)
