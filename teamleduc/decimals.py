@@ -48,20 +48,24 @@ def _as_repr(text: bytes) -> bytes:
     return text
 
 
+def _fast_lines(rows: np.ndarray) -> bytes:
+    """The lines ``a,b,c\n`` of rows of values in [0, 1] (at least one row), by orjson."""
+    text = _as_repr(orjson.dumps(np.ascontiguousarray(rows), option=orjson.OPT_SERIALIZE_NUMPY))
+    return text[2:-2].replace(b"],[", b"\n") + b"\n"
+
+
 def _lines(rows: np.ndarray) -> tuple[bytes, np.ndarray]:
     """Each row's line ``a,b,c\n`` (``repr`` of each value), all in one bytes, and the (m + 1,)
     offsets where the lines start and the last ends."""
     # NaN fails both comparisons; -0.0 passes, and both write it "-0.0"
     fast = ((rows >= 0.0) & (rows <= 1.0)).all(axis=1)
     if fast.all() and len(rows):
-        text = _as_repr(orjson.dumps(rows, option=orjson.OPT_SERIALIZE_NUMPY))
-        blob = text[2:-2].replace(b"],[", b"\n") + b"\n"
+        blob = _fast_lines(rows)
         ends = np.flatnonzero(np.frombuffer(blob, np.uint8) == ord("\n")) + 1
         return blob, np.concatenate([[0], ends])
     lines = np.empty(len(rows), dtype=object)
     if fast.any():
-        text = _as_repr(orjson.dumps(rows[fast], option=orjson.OPT_SERIALIZE_NUMPY))
-        lines[fast] = [line + b"\n" for line in text[2:-2].split(b"],[")]
+        lines[fast] = [line + b"\n" for line in _fast_lines(rows[fast]).splitlines()]
     for i in np.flatnonzero(~fast).tolist():
         a, b, c = rows[i].tolist()
         lines[i] = f"{a!r},{b!r},{c!r}\n".encode()

@@ -282,11 +282,11 @@ class _TeamRefiner:
         # a check) still fit (on team-leduc each is over a second: the blocks used to end
         # about 6 s late, eating into the time kept for writing the submission)
         # (until this block's first check, the margin is the last block's)
-        checked, one_iteration, tail = -1, 0.0, 2.0 * self.check_seconds
+        checked, one_iteration = -1, 0.0
         while it < max_iters and (
             it == 0
             or (
-                time.perf_counter() + one_iteration + tail < deadline
+                time.perf_counter() + one_iteration + 2.0 * self.check_seconds < deadline
                 and not (stop is not None and stop())
             )
         ):
@@ -315,7 +315,6 @@ class _TeamRefiner:
                 t_check = time.perf_counter()
                 check()
                 checked, self.check_seconds = it, time.perf_counter() - t_check
-                tail = 2.0 * self.check_seconds
         if checked != it:  # the last iteration's average, unless just measured
             t_check = time.perf_counter()
             check()
