@@ -57,15 +57,15 @@ from .settings import pool_threads, positive_ints, preset_names, setting
 #: DCFR iterations before the timed passes (signed regrets, sparse strategies)
 SETTLE = 20
 
-_TEAM_NODE = """            if member[h] < 0:
-                _sum_children(h, child_all, V, B, nonzero)
-            else:
+_TEAM_NODE = """                if member[h] < 0:
+                    _sum_children(h, child_all, V, B, nonzero)
+                else:
 """
-_NO_TEAM_NODE = """            if member[h] < 0:
-                _sum_children(h, child_all, V, B, nonzero)
-            elif True:
-                nonzero[h] = True  # the variant: no work at a team node
-            else:
+_NO_TEAM_NODE = """                if member[h] < 0:
+                    _sum_children(h, child_all, V, B, nonzero)
+                elif True:
+                    nonzero[h] = True  # the variant: no work at a team node
+                else:
 """
 _LEAF = """        h = terminals[z]
         nonzero[h] = _leaf("""

@@ -38,17 +38,15 @@ last-level cache, which the triad's arrays do not: there a pass may beat the flo
 are the best of the repeats after a warm-up call (numba compiling or loading excluded).
 
 Balance, per preset (a model, not a timing, so it covers thread counts this machine lacks): how
-evenly the regret pass's level loops split among 2, 4, 8 and 16 threads. The passes use numba's
-default schedule, one equal share of each level's nodes per thread; the table also shows the
-same shares over each level's nodes interleaved (taken in golden-ratio order, so that each
-share samples the whole level), and numba's dynamic chunks of 4 nodes. A node's cost is
-modelled as its prescription rows plus 20 (a non-terminal node's fixed work); a terminal costs
-the level loop nothing (terminals have their own, even, loop) but takes its place in the
-shares. Per level the slowest thread's load sets the time; the efficiency printed is the sum of
-the levels' mean loads over the sum of their slowest loads (1.00: every thread busy until the
-level ends). The DCFR iteration is also timed in dynamic chunks of 4 against equal shares
-(alternating, best of the repeats): numba schedules each chunk at a cost, which on this 2-core
-machine outweighed the balance, so the passes keep equal shares.
+evenly the regret pass's level loops split among 2, 4, 8 and 16 threads, in the runs of equal
+modelled work the passes use (:func:`teamleduc.dag.structure.level_shares`: a node's cost is
+its prescription rows plus 20, a terminal's 0) and in numba's default split of equal node
+counts, which they used before (each level's costly team nodes sit together, so some
+threads got most of the work). Per level the slowest thread's load sets the time; the
+efficiency printed is the sum of the levels' mean loads over the sum of their slowest loads
+(1.00: every thread busy until the level ends). The DCFR iteration is also timed with equal
+node counts against the runs of equal work (alternating, best of the repeats): the same
+kernels, handed the other cuts.
 
 Environment: ``TEAMLEDUC_BENCH_PRESETS`` (default ``team-leduc-2025,team-leduc``),
 ``TEAMLEDUC_BENCH_THREADS`` (default ``1,2``; counts above numba's thread pool are skipped),
@@ -58,6 +56,7 @@ triad array, default 256), ``TEAMLEDUC_BENCH_VERBOSE=1`` lists each pass's array
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
@@ -78,9 +77,10 @@ from teamleduc.dag import (
     extract_pure,
     flows,
     max_dp_levels,
+    passes,
     sweep,
 )
-from teamleduc.dag.structure import team_index
+from teamleduc.dag.structure import level_shares, node_costs, team_index
 
 from .settings import pool_threads, positive_ints, preset_names, setting
 
@@ -341,14 +341,6 @@ class DcfrState:
             self.update(k)
             self.flow(k)
 
-    def iterate_with_chunks(self, size: int) -> None:
-        """:meth:`iterate` with numba's chunk size set to ``size`` (0: equal shares)."""
-        old = numba.set_parallel_chunksize(size)
-        try:
-            self.iterate()
-        finally:
-            numba.set_parallel_chunksize(old)
-
 
 _NO_LAST = np.zeros(0, ROW_DTYPE)
 TEAMS = "AB"
@@ -472,18 +464,47 @@ def time_passes(passes: list[Pass], repeats: int) -> float:
     return best
 
 
-def chunk_cost(state: DcfrState, repeats: int, chunk: int = 4) -> tuple[float, float]:
-    """(equal shares, dynamic chunks of ``chunk``): best seconds of one DCFR iteration under
-    each schedule, alternating (what the balance table's last column costs to run)."""
-    best = {0: math.inf, chunk: math.inf}
-    for size in (0, chunk):
-        state.iterate_with_chunks(size)
-    for _ in range(repeats):
-        for size in (0, chunk):
+def count_shares(dag: TeamDag, threads: int) -> np.ndarray:
+    """Cuts like :func:`~teamleduc.dag.structure.level_shares`' but of equal node counts per
+    thread: numba's default split of a level's ``prange``, which the passes used before."""
+    return count_cuts(sweep(dag.tree).bounds, threads)
+
+
+def count_cuts(bounds: np.ndarray, threads: int) -> np.ndarray:
+    """Each level ``bounds[l]:bounds[l + 1]`` cut into ``threads`` runs of equal node counts
+    (up to one)."""
+    lo, hi = bounds[:-1], bounds[1:]
+    return lo[:, None] + ((hi - lo)[:, None] * np.arange(threads + 1)[None, :]) // threads
+
+
+@contextlib.contextmanager
+def shares_by_count():
+    """The passes run on :func:`count_shares` while the ``with`` block runs."""
+    saved = passes._shares
+    passes._shares = lambda dag: count_shares(dag, numba.get_num_threads())
+    try:
+        yield
+    finally:
+        passes._shares = saved
+
+
+def shares_cost(state: DcfrState, repeats: int) -> tuple[float, float]:
+    """(equal node counts, runs of equal work): best seconds of one DCFR iteration with each
+    split of the levels, alternating."""
+    best = [math.inf, math.inf]
+
+    def once(by_count: bool) -> float:
+        with shares_by_count() if by_count else contextlib.nullcontext():
             t0 = time.perf_counter()
-            state.iterate_with_chunks(size)
-            best[size] = min(best[size], time.perf_counter() - t0)
-    return best[0], best[chunk]
+            state.iterate()
+            return time.perf_counter() - t0
+
+    once(True)
+    once(False)
+    for _ in range(repeats):
+        for i in (0, 1):
+            best[i] = min(best[i], once(i == 0))
+    return best[0], best[1]
 
 
 def report(title: str, passes: list[Pass], seconds: float, triad: float, verbose: bool) -> None:
@@ -528,68 +549,26 @@ def report(title: str, passes: list[Pass], seconds: float, triad: float, verbose
         )
 
 
-#: the modelled fixed cost of a non-terminal node in the balance table, in rows
-NODE_COST = 20.0
-
-
-def level_costs(dag: TeamDag) -> list[np.ndarray]:
-    """Per level of the regret pass, the modelled cost of each node in level order: its
-    prescription rows (team nodes) plus :data:`NODE_COST`; 0 for a terminal, which the level
-    loop only skips (terminals have their own loop) but which still takes a place in numba's
-    equal shares."""
-    tree = dag.tree
-    sw = sweep(tree)
-    acts = (dag.member >= 0) & (tree.kind != 2)
-    rows = np.zeros(tree.num_nodes)
-    size = dag.tab_offsets[:, -1] - dag.tab_offsets[:, 0]
-    rows[acts] = size[dag.table[acts]]
-    cost = np.where(tree.kind == 2, 0.0, rows + NODE_COST)
-    out = []
-    for lo, hi in zip(sw.bounds[:-1].tolist(), sw.bounds[1:].tolist(), strict=True):
-        out.append(cost[sw.order[lo:hi]])
-    return out
-
-
-def balance(levels: list[np.ndarray], threads: int, chunk: int) -> float:
-    """Sum of the levels' mean thread loads over the sum of their slowest loads: ``chunk`` 0
-    splits each level into ``threads`` equal shares of nodes (numba's default), otherwise
-    chunks of ``chunk`` nodes go, in order, to the thread that frees up first."""
-    mean = slowest = 0.0
-    for c in levels:
-        if c.sum() == 0:
-            continue
-        mean += c.sum() / threads
-        if chunk == 0:
-            edges = np.linspace(0, c.size, threads + 1).astype(np.int64)
-            loads = [c[a:b].sum() for a, b in zip(edges[:-1], edges[1:], strict=True)]
-        else:
-            loads = [0.0] * threads
-            for x in np.add.reduceat(c, np.arange(0, c.size, chunk)).tolist():
-                i = loads.index(min(loads))
-                loads[i] += x
-        slowest += max(loads)
-    return mean / slowest
-
-
-def interleaved(levels: list[np.ndarray]) -> list[np.ndarray]:
-    """Each level's costs taken in golden-ratio order (position i goes to the rank of
-    ``i * 0.618... mod 1``): any run of consecutive entries samples the whole level."""
-    phi = (math.sqrt(5.0) - 1.0) / 2.0
-    return [c[np.argsort((np.arange(c.size) * phi) % 1.0, kind="stable")] for c in levels]
+def balance(costs: np.ndarray, cuts: np.ndarray) -> float:
+    """Sum of the levels' mean thread loads over the sum of their slowest loads: ``costs``
+    one entry per node in level order, ``cuts`` (L, threads + 1) each level's runs (as
+    :func:`level_shares`); a level of no cost counts nothing."""
+    total = np.concatenate([[0.0], np.cumsum(costs)])
+    loads = total[cuts[:, 1:]] - total[cuts[:, :-1]]
+    return float(loads.sum() / (cuts.shape[1] - 1) / loads.max(axis=1).sum())
 
 
 def balance_table(dag: TeamDag, counts=(2, 4, 8, 16)) -> None:
-    levels = level_costs(dag)
-    mixed = interleaved(levels)
     print(
-        f"  balance of the regret pass's levels (model: rows + {NODE_COST:.0f} per node; "
-        f"{len(levels)} levels)"
+        "  balance of the regret pass's levels (model: rows + 20 per node; "
+        f"{len(sweep(dag.tree).bounds) - 1} levels)"
     )
-    print("    threads  equal shares (used)  interleaved shares  chunks of 4")
+    print("    threads  runs of equal work (used)  equal node counts (before)")
+    costs = node_costs(dag)[sweep(dag.tree).order]
     for n in counts:
         print(
-            f"    {n:7d}  {balance(levels, n, 0):19.2f}  {balance(mixed, n, 0):18.2f}"
-            f"  {balance(levels, n, 4):11.2f}"
+            f"    {n:7d}  {balance(costs, level_shares(dag, n)):25.2f}"
+            f"  {balance(costs, count_shares(dag, n)):26.2f}"
         )
 
 
@@ -620,10 +599,10 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
         )
         passes = dcfr_passes(state)
         report("DCFR iteration", passes, time_passes(passes, repeats), triad, verbose)
-        shares, chunks = chunk_cost(state, repeats)
+        by_count, by_work = shares_cost(state, repeats)
         print(
-            f"    in numba's dynamic chunks of 4 nodes: {chunks:.4f} s against {shares:.4f} s "
-            f"in equal shares ({chunks / shares:.2f}x)",
+            f"    levels split in equal node counts (before): {by_count:.4f} s against "
+            f"{by_work:.4f} s in runs of equal work ({by_count / by_work:.2f}x)",
             flush=True,
         )
         passes = best_response_passes(state)

@@ -13,6 +13,7 @@ import pytest
 from benchmarks import bench_roofline as roof
 from teamleduc.config import get_config
 from teamleduc.dag import dag_game
+from teamleduc.dag.structure import level_shares, node_costs, sweep, work_cuts
 
 
 @pytest.fixture(scope="module")
@@ -151,23 +152,31 @@ def test_visited_bytes_scale_the_rows_only(state):
     assert cfr.visited_bytes == pytest.approx(cfr.bytes - (1 - cfr.visited) * 4 * rows)
 
 
-def test_balance_of_equal_shares_and_of_chunks():
+def test_balance_of_node_counts_and_of_equal_work():
     """Hand-computed: a level of four cheap nodes then four costly ones, on 2 threads."""
-    level = [np.array([1.0, 1, 1, 1, 4, 4, 4, 4])]
-    assert roof.balance(level, 2, 0) == pytest.approx(10 / 16)  # shares 4 and 16
-    assert roof.balance(level, 2, 1) == pytest.approx(1.0)  # 10 and 10
-    assert roof.balance(level, 2, 4) == pytest.approx(10 / 16)  # chunks of 4 are the shares
-    # two levels add their mean and slowest loads; an empty level counts nothing
-    levels = [np.array([2.0, 0.0]), np.array([3.0, 3.0]), np.zeros(3)]
-    assert roof.balance(levels, 2, 0) == pytest.approx((1 + 3) / (2 + 3))
+    costs = np.array([1.0, 1, 1, 1, 4, 4, 4, 4])
+    bounds = np.array([0, 8])
+    assert roof.count_cuts(bounds, 2).tolist() == [[0, 4, 8]]
+    assert roof.balance(costs, roof.count_cuts(bounds, 2)) == pytest.approx(10 / 16)  # 4, 16
+    cuts = work_cuts(costs, bounds, 2)
+    assert cuts.tolist() == [[0, 6, 8]]  # the running total reaches 10 at node 6: 12 and 8
+    assert roof.balance(costs, cuts) == pytest.approx(10 / 12)
+    # two levels add their mean and slowest loads; a level of no cost counts nothing
+    costs = np.array([2.0, 0.0, 3.0, 3.0, 0.0, 0.0, 0.0])
+    bounds = np.array([0, 2, 4, 7])
+    assert roof.balance(costs, roof.count_cuts(bounds, 2)) == pytest.approx((1 + 3) / (2 + 3))
+    assert roof.balance(costs, work_cuts(costs, bounds, 2)) == pytest.approx((1 + 3) / (2 + 3))
 
 
-def test_level_costs_follow_the_rows_of_each_node(state):
-    game = state.game
-    dag = game.dags[0]
-    levels = roof.level_costs(dag)
-    assert sum(c.size for c in levels) == game.tree.num_nodes
-    team = (dag.member >= 0) & (game.tree.kind != 2)
-    inner = int((game.tree.kind != 2).sum())
-    assert sum(c.sum() for c in levels) == pytest.approx(dag.num_rows + roof.NODE_COST * inner)
-    assert team.any()
+def test_the_balance_table_models_the_passes_cuts(state, capsys):
+    dag = state.game.dags[0]
+    roof.balance_table(dag, counts=(1, 2, 4))
+    lines = capsys.readouterr().out.splitlines()[2:]
+    ones = [float(x) for x in lines[0].split()[1:]]
+    assert ones == [1.0, 1.0]  # one thread is always busy
+    costs = node_costs(dag)[sweep(dag.tree).order]
+    for line, n in zip(lines, (1, 2, 4), strict=True):
+        work, count = (float(x) for x in line.split()[1:])
+        assert work == pytest.approx(roof.balance(costs, level_shares(dag, n)), abs=0.005)
+        assert count == pytest.approx(roof.balance(costs, roof.count_shares(dag, n)), abs=0.005)
+        assert work >= count - 0.005

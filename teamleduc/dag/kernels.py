@@ -266,7 +266,7 @@ def _cfr_node(
 @njit(cache=True, parallel=True)
 def _cfr_par(
     order,
-    bounds,
+    cuts,
     kind,
     children,
     member,
@@ -298,40 +298,42 @@ def _cfr_par(
     """The regret pass: every terminal's values first, in terminal order (one pass streaming
     the payoffs ``C`` and the other team's reach ``T`` in order: inside the level sweep the
     same reads came scattered, and cost about a sixth more of the pass), then the other nodes
-    level by level from the bottom, the nodes of a level in parallel."""
+    level by level from the bottom, the shares of each level
+    (:func:`.structure.level_shares`) in parallel."""
     nonzero[kind.shape[0]] = False  # the dummy node
     for z in prange(terminals.shape[0]):
         h = terminals[z]
         nonzero[h] = _leaf(h, z, team, C, T, cx_ptr, cx_idx, V, w[numba.get_thread_id()], B)
-    for lev in range(bounds.shape[0] - 2, -1, -1):
-        for i in prange(bounds[lev], bounds[lev + 1]):
+    for lev in range(cuts.shape[0] - 1, -1, -1):
+        for s in prange(cuts.shape[1] - 1):
             th = numba.get_thread_id()
-            h = order[i]
-            if kind[h] == 2:
-                continue
-            if member[h] < 0:
-                _sum_children(h, child_all, V, B, nonzero)
-            else:
-                _cfr_node(
-                    h,
-                    children,
-                    table,
-                    row0,
-                    tab_offsets,
-                    tab_start,
-                    tab_child,
-                    possible,
-                    V,
-                    reg,
-                    sigma,
-                    last,
-                    pos_f,
-                    neg_f,
-                    predictive,
-                    util[th],
-                    B,
-                    nonzero,
-                )
+            for i in range(cuts[lev, s], cuts[lev, s + 1]):
+                h = order[i]
+                if kind[h] == 2:
+                    continue
+                if member[h] < 0:
+                    _sum_children(h, child_all, V, B, nonzero)
+                else:
+                    _cfr_node(
+                        h,
+                        children,
+                        table,
+                        row0,
+                        tab_offsets,
+                        tab_start,
+                        tab_child,
+                        possible,
+                        V,
+                        reg,
+                        sigma,
+                        last,
+                        pos_f,
+                        neg_f,
+                        predictive,
+                        util[th],
+                        B,
+                        nonzero,
+                    )
 
 
 @njit(cache=True, _nrt=False)
@@ -466,7 +468,7 @@ def _max_node(
 @njit(cache=True, parallel=True, _nrt=False)
 def _max_par(
     order,
-    bounds,
+    cuts,
     kind,
     children,
     member,
@@ -488,32 +490,34 @@ def _max_par(
     child_all,
 ):
     """Level by level from the leaves, nodes of a level in parallel; even levels write ``Va``
-    and read ``Vb``, odd levels the reverse (pass the same array twice for a full ``V``)."""
-    for lev in range(bounds.shape[0] - 2, -1, -1):
+    and read ``Vb``, odd levels the reverse (pass the same array twice for a full ``V``); the
+    shares of each level (:func:`.structure.level_shares`) in parallel."""
+    for lev in range(cuts.shape[0] - 1, -1, -1):
         Vout, Vin = (Va, Vb) if lev % 2 == 0 else (Vb, Va)
-        for i in prange(bounds[lev], bounds[lev + 1]):
-            _max_node(
-                order[i],
-                kind,
-                children,
-                member,
-                table,
-                tab_offsets,
-                tab_child,
-                possible,
-                prune,
-                term_index,
-                W,
-                cx_ptr,
-                cx_idx,
-                slot,
-                Vin,
-                Vout,
-                choice,
-                team_index,
-                B,
-                child_all,
-            )
+        for s in prange(cuts.shape[1] - 1):
+            for i in range(cuts[lev, s], cuts[lev, s + 1]):
+                _max_node(
+                    order[i],
+                    kind,
+                    children,
+                    member,
+                    table,
+                    tab_offsets,
+                    tab_child,
+                    possible,
+                    prune,
+                    term_index,
+                    W,
+                    cx_ptr,
+                    cx_idx,
+                    slot,
+                    Vin,
+                    Vout,
+                    choice,
+                    team_index,
+                    B,
+                    child_all,
+                )
 
 
 @njit(cache=True, _nrt=False)
@@ -642,7 +646,7 @@ def _flow_node(
 @njit(cache=True, parallel=True)
 def _flows_par(
     order,
-    bounds,
+    cuts,
     kind,
     children,
     member,
@@ -663,30 +667,32 @@ def _flows_par(
     B,
     child_all,
 ):
-    """The flow pass: level by level from the root, the nodes of a level in parallel, the
-    terminals' reach last, in terminal order (streamed, as in :func:`_cfr_par`)."""
-    for lev in range(bounds.shape[0] - 1):
-        for i in prange(bounds[lev], bounds[lev + 1]):
-            h = order[i]
-            if kind[h] == 2:
-                continue
-            _flow_node(
-                h,
-                children,
-                member,
-                table,
-                row0,
-                tab_offsets,
-                tab_start,
-                tab_child,
-                sigma,
-                F,
-                cum,
-                wt,
-                accumulate,
-                B,
-                child_all,
-            )
+    """The flow pass: level by level from the root, the shares of each level
+    (:func:`.structure.level_shares`) in parallel, the terminals' reach last, in terminal
+    order (streamed, as in :func:`_cfr_par`)."""
+    for lev in range(cuts.shape[0]):
+        for s in prange(cuts.shape[1] - 1):
+            for i in range(cuts[lev, s], cuts[lev, s + 1]):
+                h = order[i]
+                if kind[h] == 2:
+                    continue
+                _flow_node(
+                    h,
+                    children,
+                    member,
+                    table,
+                    row0,
+                    tab_offsets,
+                    tab_start,
+                    tab_child,
+                    sigma,
+                    F,
+                    cum,
+                    wt,
+                    accumulate,
+                    B,
+                    child_all,
+                )
     for z in prange(terminals.shape[0]):
         _terminal_reach(z, terminals[z], cx_ptr, cx_idx, F, Tout, B)
 

@@ -1,8 +1,9 @@
 """The passes over a team's belief DAG: regret update, best-response DP, flows, marginals.
 
 Python entry points of the compiled kernels (:mod:`teamleduc.dag.kernels`), checking the
-arrays they are handed. On large trees the kernels run level by level, nodes of one level in
-parallel (a node writes only its own row of ``V`` or its children's rows of ``F``), the
+arrays they are handed. On large trees the kernels run level by level, a level's nodes in
+parallel, each thread one run of them of about equal work (:func:`.structure.level_shares`;
+a node writes only its own row of ``V`` or its children's rows of ``F``), the
 terminals in a loop of their own; small trees use serial passes in node order (children have
 larger ids), the max DP level by level.
 
@@ -40,7 +41,20 @@ from .kernels import (
     _max_ser,
     _normalize,
 )
-from .structure import ROW_DTYPE, DagGame, TeamDag, sweep, team_index, team_nodes
+from .structure import (
+    ROW_DTYPE,
+    DagGame,
+    TeamDag,
+    level_shares,
+    sweep,
+    team_index,
+    team_nodes,
+)
+
+
+def _shares(dag: TeamDag) -> np.ndarray:
+    """The runs of each level the parallel kernels hand to the threads numba runs now."""
+    return level_shares(dag, numba.get_num_threads())
 
 
 def _scratch(dag: TeamDag) -> tuple[np.ndarray, np.ndarray]:
@@ -123,7 +137,7 @@ def cfr_update(
         np.empty(tree.num_nodes + 1, np.bool_),
     )
     if sw.parallel:
-        _cfr_par(sw.order, sw.bounds, *args)
+        _cfr_par(sw.order, _shares(dag), *args)
     else:
         _cfr_ser(*args)
     return dag.root_value(V)
@@ -178,7 +192,7 @@ def _max_dp(
     kernel = _max_par if parallel else _max_ser
     kernel(
         sw.order,
-        sw.bounds,
+        _shares(dag) if parallel else sw.bounds,
         tree.kind,
         dag.child_pad,
         dag.member,
@@ -270,7 +284,7 @@ def flows(
         tree.children,
     )
     if sw.parallel:
-        _flows_par(sw.order, sw.bounds, *args)
+        _flows_par(sw.order, _shares(dag), *args)
     else:
         _flows_ser(*args)
     return Tout

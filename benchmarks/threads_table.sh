@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The thread table of issue 33, for a machine with many cores (run once on a 16-core machine
+# through the device tool; CI never runs it): the roofline of the solver's iteration at 2, 4,
+# 8 and 16 threads on team-leduc-2025 and team-leduc (its own runs of equal work against
+# equal node counts included), then team-leduc-2025 solved for 60 s with 16 and with 2
+# threads. Every output goes under OUTDIR (log.txt, roofline.txt, one solve report per run).
+#
+#   bash benchmarks/threads_table.sh OUTDIR      # PY=python3 by default
+set -uo pipefail
+out=${1:?usage: bash benchmarks/threads_table.sh OUTDIR}
+py=${PY:-python3}
+mkdir -p "$out"
+export PYTHONUNBUFFERED=1 BENCH_FIGURES=0
+log="$out/log.txt"
+{
+    date -u
+    echo "commit ${COMMIT:-unknown}; $(nproc) CPUs"
+    lscpu | grep -E 'Model name|Socket|Core|Thread|NUMA node|L3' || true
+    free -g | head -n 2
+    "$py" -c 'import numba, numpy, sys; print("python", sys.version.split()[0], "numba", numba.__version__, "numpy", numpy.__version__)'
+} 2>&1 | tee "$log"
+
+t0=$SECONDS
+"$py" -m teamleduc.warmup 2>&1 | tee -a "$log"
+echo "warm-up: $((SECONDS - t0)) s" | tee -a "$log"
+
+t0=$SECONDS
+TEAMLEDUC_BENCH_THREADS=2,4,8,16 TEAMLEDUC_BENCH_REPEATS=3 "$py" -m benchmarks roofline 2>&1 |
+    tee "$out/roofline.txt"
+echo "roofline: $((SECONDS - t0)) s" | tee -a "$log"
+
+for n in 16 2; do
+    t0=$SECONDS
+    NUMBA_NUM_THREADS=$n "$py" -m teamleduc solve --preset team-leduc-2025 --time-limit 60 \
+        --out "/tmp/threads-$n" --overwrite 2>&1 | tr '\r' '\n' | tail -n 25 | tee -a "$log"
+    cp "/tmp/threads-$n/solve-report.json" "$out/solve-team-leduc-2025-$n-threads.json"
+    echo "solve with $n threads: $((SECONDS - t0)) s" | tee -a "$log"
+done
