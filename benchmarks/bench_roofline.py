@@ -44,9 +44,10 @@ its prescription rows plus 20, a terminal's 0) and in numba's default split of e
 counts, which they used before (each level's costly team nodes sit together, so some
 threads got most of the work). Per level the slowest thread's load sets the time; the
 efficiency printed is the sum of the levels' mean loads over the sum of their slowest loads
-(1.00: every thread busy until the level ends). The DCFR iteration is also timed with equal
-node counts against the runs of equal work (alternating, best of the repeats): the same
-kernels, handed the other cuts.
+(1.00: every thread busy until the level ends). The DCFR iteration is also timed in the
+splits the passes use (the flow pass's runs have equal counts of non-terminal nodes: it skips
+the rows no flow reaches) against equal node counts and against rows + 20 in every pass
+(alternating, best of the repeats): the same kernels, handed other cuts.
 
 Environment: ``TEAMLEDUC_BENCH_PRESETS`` (default ``team-leduc-2025,team-leduc``),
 ``TEAMLEDUC_BENCH_THREADS`` (default ``1,2``; counts above numba's thread pool are skipped),
@@ -477,34 +478,43 @@ def count_cuts(bounds: np.ndarray, threads: int) -> np.ndarray:
     return lo[:, None] + ((hi - lo)[:, None] * np.arange(threads + 1)[None, :]) // threads
 
 
+#: the splits of the level loops the DCFR iteration is timed with: name -> the cuts of a
+#: pass (``dag``, whether it is the flow pass); "used" is what the passes use
+SPLITS = {
+    "equal node counts (before)": lambda dag, flow: count_shares(dag, numba.get_num_threads()),
+    "equal rows + 20 in every pass": lambda dag, flow: level_shares(dag, numba.get_num_threads()),
+    "used": None,
+}
+
+
 @contextlib.contextmanager
-def shares_by_count():
-    """The passes run on :func:`count_shares` while the ``with`` block runs."""
+def split(name: str):
+    """The passes run on the cuts of ``SPLITS[name]`` while the ``with`` block runs."""
     saved = passes._shares
-    passes._shares = lambda dag: count_shares(dag, numba.get_num_threads())
+    if SPLITS[name] is not None:
+        passes._shares = lambda dag, flow=False: SPLITS[name](dag, flow)
     try:
         yield
     finally:
         passes._shares = saved
 
 
-def shares_cost(state: DcfrState, repeats: int) -> tuple[float, float]:
-    """(equal node counts, runs of equal work): best seconds of one DCFR iteration with each
-    split of the levels, alternating."""
-    best = [math.inf, math.inf]
+def split_costs(state: DcfrState, repeats: int) -> dict[str, float]:
+    """Best seconds of one DCFR iteration with each of :data:`SPLITS`, taken in turn."""
+    best = dict.fromkeys(SPLITS, math.inf)
 
-    def once(by_count: bool) -> float:
-        with shares_by_count() if by_count else contextlib.nullcontext():
+    def once(name: str) -> float:
+        with split(name):
             t0 = time.perf_counter()
             state.iterate()
             return time.perf_counter() - t0
 
-    once(True)
-    once(False)
+    for name in SPLITS:
+        once(name)
     for _ in range(repeats):
-        for i in (0, 1):
-            best[i] = min(best[i], once(i == 0))
-    return best[0], best[1]
+        for name in SPLITS:
+            best[name] = min(best[name], once(name))
+    return best
 
 
 def report(title: str, passes: list[Pass], seconds: float, triad: float, verbose: bool) -> None:
@@ -599,12 +609,10 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
         )
         passes = dcfr_passes(state)
         report("DCFR iteration", passes, time_passes(passes, repeats), triad, verbose)
-        by_count, by_work = shares_cost(state, repeats)
-        print(
-            f"    levels split in equal node counts (before): {by_count:.4f} s against "
-            f"{by_work:.4f} s in runs of equal work ({by_count / by_work:.2f}x)",
-            flush=True,
-        )
+        costs = split_costs(state, repeats)
+        used = costs.pop("used")
+        others = ", ".join(f"{k} {v:.4f} s ({v / used:.2f}x)" for k, v in costs.items())
+        print(f"    levels split as used: {used:.4f} s; {others}", flush=True)
         passes = best_response_passes(state)
         report("exact team best response", passes, time_passes(passes, repeats), triad, verbose)
         passes = refinement_passes(state)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The thread table of issue 33, for a machine with many cores (run once on a 16-core machine
 # through the device tool; CI never runs it): the roofline of the solver's iteration at 2, 4,
-# 8 and 16 threads on team-leduc-2025 and team-leduc (its own runs of equal work against
-# equal node counts included), then team-leduc-2025 solved for 60 s with 16 and with 2
-# threads. Every output goes under OUTDIR (log.txt, roofline.txt, one solve report per run).
+# 8 and 16 threads on team-leduc-2025 and team-leduc (the passes' splits of the levels
+# against equal node counts included), then team-leduc-2025 solved for 60 s with 16 and with
+# 2 threads and team-leduc for 150 s with 16. Every output goes under OUTDIR (log.txt,
+# roofline.txt, one solve report per run).
 #
 #   bash benchmarks/threads_table.sh OUTDIR      # PY=python3 by default
 set -uo pipefail
@@ -29,10 +30,12 @@ TEAMLEDUC_BENCH_THREADS=2,4,8,16 TEAMLEDUC_BENCH_REPEATS=3 "$py" -m benchmarks r
     tee "$out/roofline.txt"
 echo "roofline: $((SECONDS - t0)) s" | tee -a "$log"
 
-for n in 16 2; do
+# preset:seconds:threads of each solve (SOLVES overrides)
+for run in ${SOLVES:-team-leduc-2025:60:16 team-leduc-2025:60:2 team-leduc:150:16}; do
+    IFS=: read -r preset seconds n <<<"$run"
     t0=$SECONDS
-    NUMBA_NUM_THREADS=$n "$py" -m teamleduc solve --preset team-leduc-2025 --time-limit 60 \
-        --out "/tmp/threads-$n" --overwrite 2>&1 | tr '\r' '\n' | tail -n 25 | tee -a "$log"
-    cp "/tmp/threads-$n/solve-report.json" "$out/solve-team-leduc-2025-$n-threads.json"
-    echo "solve with $n threads: $((SECONDS - t0)) s" | tee -a "$log"
+    NUMBA_NUM_THREADS=$n "$py" -m teamleduc solve --preset "$preset" --time-limit "$seconds" \
+        --out "/tmp/threads-$preset-$n" --overwrite 2>&1 | tr '\r' '\n' | tail -n 25 | tee -a "$log"
+    cp "/tmp/threads-$preset-$n/solve-report.json" "$out/solve-$preset-$seconds-s-$n-threads.json"
+    echo "solve of $preset with $n threads: $((SECONDS - t0)) s" | tee -a "$log"
 done

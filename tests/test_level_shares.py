@@ -70,14 +70,14 @@ def test_work_cuts_by_hand():
 
 
 def _other_cuts(kind: str):
-    def cuts(dag):
+    def cuts(dag, flow=False):
         sw = sweep(dag.tree)
         if kind == "one":
             return np.stack([sw.bounds[:-1], sw.bounds[1:]], axis=1)
         if kind == "counts":
             lo, hi = sw.bounds[:-1], sw.bounds[1:]
             return lo[:, None] + ((hi - lo)[:, None] * np.arange(6)[None, :]) // 5
-        return level_shares(dag, 7)
+        return level_shares(dag, 7, not flow)  # the other pass's model
 
     return cuts
 

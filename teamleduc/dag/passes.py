@@ -52,9 +52,10 @@ from .structure import (
 )
 
 
-def _shares(dag: TeamDag) -> np.ndarray:
-    """The runs of each level the parallel kernels hand to the threads numba runs now."""
-    return level_shares(dag, numba.get_num_threads())
+def _shares(dag: TeamDag, flow: bool = False) -> np.ndarray:
+    """The runs of each level the parallel kernels hand to the threads numba runs now (of
+    the flow pass with ``flow``)."""
+    return level_shares(dag, numba.get_num_threads(), flow)
 
 
 def _scratch(dag: TeamDag) -> tuple[np.ndarray, np.ndarray]:
@@ -284,7 +285,7 @@ def flows(
         tree.children,
     )
     if sw.parallel:
-        _flows_par(sw.order, _shares(dag), *args)
+        _flows_par(sw.order, _shares(dag, flow=True), *args)
     else:
         _flows_ser(*args)
     return Tout

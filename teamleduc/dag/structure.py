@@ -195,11 +195,16 @@ def sweep(tree: PublicTree) -> Sweep:
 NODE_COST = 20.0
 
 
-def node_costs(dag: TeamDag) -> np.ndarray:
-    """(N,) modelled work of each node in the level loops of ``dag``'s passes: a team node's
-    prescription rows plus :data:`NODE_COST`, any other decision or chance node
-    :data:`NODE_COST`, a terminal 0 (the terminals have a loop of their own)."""
+def node_costs(dag: TeamDag, flow: bool = False) -> np.ndarray:
+    """(N,) modelled work of each node in the level loops of ``dag``'s passes, a terminal 0
+    (the terminals have a loop of their own). The regret pass and the max DP visit every row:
+    a team node costs its prescription rows plus :data:`NODE_COST`, any other node
+    :data:`NODE_COST`. The flow pass (``flow``) skips the beliefs and rows that no flow
+    reaches, most of them once the strategies are sparse, and writes every child's flows at
+    every node: each non-terminal node costs 1."""
     tree = dag.tree
+    if flow:
+        return np.where(tree.kind == TERMINAL, 0.0, 1.0)
     acts = (dag.member >= 0) & (tree.kind != TERMINAL)
     rows = np.zeros(tree.num_nodes)
     size = dag.tab_offsets[:, -1] - dag.tab_offsets[:, 0]
@@ -225,10 +230,11 @@ def work_cuts(costs: np.ndarray, bounds: np.ndarray, threads: int) -> np.ndarray
 
 
 @functools.lru_cache(maxsize=16)
-def level_shares(dag: TeamDag, threads: int) -> np.ndarray:
+def level_shares(dag: TeamDag, threads: int, flow: bool = False) -> np.ndarray:
     """(L, threads + 1) int64: each level of :func:`sweep`'s ``order`` cut into ``threads``
-    runs of consecutive nodes of about equal modelled work (:func:`node_costs`,
-    :func:`work_cuts`), run ``s`` of level ``l`` being ``order[cuts[l, s]:cuts[l, s + 1]]``.
+    runs of consecutive nodes of about equal modelled work (:func:`node_costs`, of the flow
+    pass with ``flow``; :func:`work_cuts`), run ``s`` of level ``l`` being
+    ``order[cuts[l, s]:cuts[l, s + 1]]``.
 
     Why: numba's default schedule gives each thread an equal number of a level's nodes, but a
     level's costly team nodes sit together, so at 16 threads a third to a half of the
@@ -238,7 +244,7 @@ def level_shares(dag: TeamDag, threads: int) -> np.ndarray:
     thread runs a node changes no bit: a node's work depends on nothing else done in its
     level."""
     sw = sweep(dag.tree)
-    return work_cuts(node_costs(dag)[sw.order], sw.bounds, threads)
+    return work_cuts(node_costs(dag, flow)[sw.order], sw.bounds, threads)
 
 
 def team_dag(tree: PublicTree, team: int) -> TeamDag:
