@@ -3,7 +3,8 @@
 # through the device tool; CI never runs it): the roofline of the solver's iteration at 2, 4,
 # 8 and 16 threads on team-leduc-2025 and team-leduc (the passes' splits of the levels
 # against equal node counts included), then team-leduc-2025 solved for 60 s with 16 and with
-# 2 threads and team-leduc for 150 s with 16. Every output goes under OUTDIR (log.txt,
+# 2 threads and team-leduc for 150 s with 16, and the DCFR iteration under three settings of
+# OpenMP's spin count (GOMP_SPINCOUNT). Every output goes under OUTDIR (log.txt,
 # roofline.txt, one solve report per run).
 #
 #   bash benchmarks/threads_table.sh OUTDIR      # PY=python3 by default
@@ -39,3 +40,14 @@ for run in ${SOLVES:-team-leduc-2025:60:16 team-leduc-2025:60:2 team-leduc:150:1
     cp "/tmp/threads-$preset-$n/solve-report.json" "$out/solve-$preset-$seconds-s-$n-threads.json"
     echo "solve of $preset with $n threads: $((SECONDS - t0)) s" | tee -a "$log"
 done
+
+# a parallel region's start: the pool as teamleduc sets it (passive) against bounded spins
+for spin in unset 10000 100000; do
+    for preset in team-leduc-2025 team-leduc; do
+        if [ "$spin" = unset ]; then
+            "$py" -m benchmarks.iteration_threads "$preset" 6
+        else
+            GOMP_SPINCOUNT=$spin "$py" -m benchmarks.iteration_threads "$preset" 6
+        fi
+    done
+done 2>&1 | tee -a "$log"

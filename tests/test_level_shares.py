@@ -57,6 +57,21 @@ def test_node_costs_are_rows_plus_a_constant():
         assert costs[team].sum() == dag.num_rows + 20.0 * team.sum()
 
 
+def test_the_flow_pass_counts_non_terminal_nodes(small):
+    """The flow pass's model: every non-terminal node alike, so its runs hold equal numbers
+    of them (up to one)."""
+    tree = small.tree
+    for dag in small.dags:
+        costs = node_costs(dag, flow=True)
+        assert (costs == (tree.kind != 2)).all()
+        sw = sweep(tree)
+        inner = np.concatenate([[0], np.cumsum(tree.kind[sw.order] != 2)])
+        cuts = level_shares(dag, 4, flow=True)
+        counts = inner[cuts[:, 1:]] - inner[cuts[:, :-1]]
+        assert (counts.max(axis=1) - counts.min(axis=1) <= 1).all()
+        assert not np.array_equal(cuts, level_shares(dag, 4))  # the regret pass's differ
+
+
 def test_work_cuts_by_hand():
     costs = np.array([1.0, 1, 1, 1, 4, 4, 4, 4, 5, 0, 0])
     cuts = work_cuts(costs, np.array([0, 8, 11]), 2)
