@@ -5,7 +5,7 @@ cumulative strategies) and float64 values and flows and does little arithmetic p
 its floor is the bytes it must move divided by the machine's memory bandwidth. This benchmark
 measures that bandwidth and each pass's distance from it.
 
-What, per thread count (``numba.set_num_threads``):
+What, per thread count (``numba.set_num_threads``), each from the same DCFR state:
 
 * the bandwidth: a STREAM triad ``a[i] = b[i] + s * c[i]`` (numba, parallel) on three float64
   arrays, best of the repeats after a warm-up, measured just before the passes it is compared
@@ -81,7 +81,7 @@ from teamleduc.dag import (
     passes,
     sweep,
 )
-from teamleduc.dag.structure import level_shares, node_costs, team_index
+from teamleduc.dag.structure import NODE_COST, level_shares, node_costs, team_index
 
 from .settings import pool_threads, positive_ints, preset_names, setting
 
@@ -492,10 +492,10 @@ def count_cuts(bounds: np.ndarray, threads: int) -> np.ndarray:
 
 
 #: the splits of the level loops the DCFR iteration is timed with: name -> the cuts of a
-#: pass (``dag``, whether it is the flow pass); "used" is what the passes use
+#: pass (``dag``, the pass: "regret" or "flow"); "used" is what the passes use
 SPLITS = {
-    "equal node counts (before)": lambda dag, flow: count_shares(dag, numba.get_num_threads()),
-    "equal rows + 20 in every pass": lambda dag, flow: level_shares(dag, numba.get_num_threads()),
+    "equal node counts (before)": lambda dag, work: count_shares(dag, numba.get_num_threads()),
+    "equal rows + 20 in every pass": lambda dag, work: level_shares(dag, numba.get_num_threads()),
     "used": None,
 }
 
@@ -505,7 +505,7 @@ def split(name: str):
     """The passes run on the cuts of ``SPLITS[name]`` while the ``with`` block runs."""
     saved = passes._shares
     if SPLITS[name] is not None:
-        passes._shares = lambda dag, flow=False: SPLITS[name](dag, flow)
+        passes._shares = lambda dag, work: SPLITS[name](dag, work)
     try:
         yield
     finally:
@@ -591,7 +591,7 @@ def balance(costs: np.ndarray, cuts: np.ndarray) -> float:
 
 def balance_table(dag: TeamDag, counts=(2, 4, 8, 16)) -> None:
     print(
-        "  balance of the regret pass's levels (model: rows + 20 per node; "
+        f"  balance of the regret pass's levels (model: rows + {NODE_COST:.0f} per node; "
         f"{len(sweep(dag.tree).bounds) - 1} levels)"
     )
     print("    threads  runs of equal work (used)  equal node counts (before)")
@@ -620,7 +620,11 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
         flush=True,
     )
     balance_table(game.dags[0])
+    # every thread count from the same state: an iteration changes it (the strategies grow
+    # sparser and the flow pass visits fewer rows), which favoured the counts timed last
+    saved = state.snapshot()
     for n in threads:
+        state.restore(saved)
         numba.set_num_threads(n)
         triad, allocate = triad_gbs(triad_n, repeats)
         print(

@@ -2,7 +2,8 @@
 
 ``python -m benchmarks.iteration_threads PRESET [REPEATS]``: builds PRESET's DCFR state as
 :mod:`benchmarks.bench_roofline` does, settles it for 5 iterations, then for 16, 8 and 2
-threads (those numba's pool holds) prints the best of REPEATS (default 6) iterations.
+threads (those numba's pool holds), each from that same state, prints the best of REPEATS
+(default 6) iterations.
 ``benchmarks/threads_table.sh`` runs it under several ``GOMP_SPINCOUNT`` settings, which
 OpenMP reads when the process starts: how long a parallel region's threads spin before they
 sleep.
@@ -27,10 +28,12 @@ def main(argv: list[str]) -> None:
     state = DcfrState.start(dag_game(get_config(preset)))
     for _ in range(5):
         state.iterate()
+    saved = state.snapshot()
     out = []
     for n in (16, 8, 2):
         if n > numba.config.NUMBA_NUM_THREADS:
             continue
+        state.restore(saved)  # each count from the same state (an iteration changes it)
         numba.set_num_threads(n)
         state.iterate()
         best = float("inf")

@@ -5,11 +5,12 @@ nothing)."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
 from teamleduc.config import get_config
-from teamleduc.dag import best_values, cfr_update, flows, passes
+from teamleduc.dag import best_values, cfr_update, flows, max_dp_levels, passes
 from teamleduc.dag.structure import (
     dag_game,
     level_shares,
@@ -55,6 +56,13 @@ def test_node_costs_are_rows_plus_a_constant():
         assert (costs[others] == 20.0).all()
         team = (tree.kind != 2) & (dag.member >= 0)
         assert costs[team].sum() == dag.num_rows + 20.0 * team.sum()
+        # the max DP values its terminals inside the level loop: every deal of every belief
+        best = node_costs(dag, "max")
+        assert (best[tree.kind != 2] == costs[tree.kind != 2]).all()
+        entries = sum(len(np.flatnonzero(dag.contains[b])) for b in range(dag.num_beliefs))
+        assert (best[tree.kind == 2] == entries + dag.num_beliefs).all()
+    with pytest.raises(ValueError, match="work must be one of regret, flow, max, got 'rows'"):
+        node_costs(game.dags[0], "rows")
 
 
 def test_the_flow_pass_counts_non_terminal_nodes(small):
@@ -62,11 +70,11 @@ def test_the_flow_pass_counts_non_terminal_nodes(small):
     of them (up to one)."""
     tree = small.tree
     for dag in small.dags:
-        costs = node_costs(dag, flow=True)
+        costs = node_costs(dag, "flow")
         assert (costs == (tree.kind != 2)).all()
         sw = sweep(tree)
         inner = np.concatenate([[0], np.cumsum(tree.kind[sw.order] != 2)])
-        cuts = level_shares(dag, 4, flow=True)
+        cuts = level_shares(dag, 4, "flow")
         counts = inner[cuts[:, 1:]] - inner[cuts[:, :-1]]
         assert (counts.max(axis=1) - counts.min(axis=1) <= 1).all()
         assert not np.array_equal(cuts, level_shares(dag, 4))  # the regret pass's differ
@@ -85,51 +93,61 @@ def test_work_cuts_by_hand():
 
 
 def _other_cuts(kind: str):
-    def cuts(dag, flow=False):
+    def cuts(dag, work):
         sw = sweep(dag.tree)
         if kind == "one":
             return np.stack([sw.bounds[:-1], sw.bounds[1:]], axis=1)
         if kind == "counts":
             lo, hi = sw.bounds[:-1], sw.bounds[1:]
             return lo[:, None] + ((hi - lo)[:, None] * np.arange(6)[None, :]) // 5
-        return level_shares(dag, 7, not flow)  # the other pass's model
+        return level_shares(dag, 7, "flow" if work != "flow" else "regret")  # another model
 
     return cuts
 
 
+def _passes(game, state, reach, predictive):
+    """Every output of the regret, flow and max-DP passes of both teams from ``state``."""
+    out = []
+    for team in (0, 1):
+        dag, s = game.dags[team], state[team]
+        reg, sigma, last = s["reg"].copy(), s["sigma"].copy(), s["last"].copy()
+        V = dag.new_values()
+        value = cfr_update(
+            game, team, reach[1 - team], V, reg, sigma, last, POS_F, NEG_F, predictive
+        )
+        F, cum = dag.new_values(), s["cum"].copy()
+        terminal = flows(dag, sigma, F, cum, 3.0)
+        best = dag.new_values()
+        best_value = best_values(game, team, reach[1 - team], best)
+        roots, choice = max_dp_levels(dag, game.weights(team, reach[1 - team]), parallel=True)
+        N = game.tree.num_nodes
+        # the dummy node's row of F is scratch: every team node missing a child writes its
+        # flows there, from every thread at once (never read; V's dummies, read, stay 0)
+        out += [value, V, reg, sigma, last, F[:N], cum, terminal, best_value, best]
+        out += [roots, choice]
+    return out
+
+
 @pytest.mark.parametrize("predictive", [False, True])
 def test_the_same_bits_whatever_the_cuts(small, predictive, monkeypatch):
-    """The regret, flow and max-DP passes give the same bits with one run per level, five runs
-    of equal node counts, seven runs of equal work and the cuts of the threads numba has."""
+    """The regret, flow and max-DP passes give the same bits with the cuts of 1 and of 2
+    threads, one run per level, five runs of equal node counts and seven runs of another
+    pass's model."""
+    threads = numba.get_num_threads()
     with passes_in_parallel(True):
         state, reach = iterated_state(small, 3, predictive)
         results = []
-        for kind in ("now", "one", "counts", "seven"):
-            if kind != "now":
-                monkeypatch.setattr(passes, "_shares", _other_cuts(kind))
-            got = []
-            for team in (0, 1):
-                dag, s = small.dags[team], state[team]
-                reg, sigma, last = s["reg"].copy(), s["sigma"].copy(), s["last"].copy()
-                V = dag.new_values()
-                value = cfr_update(
-                    small, team, reach[1 - team], V, reg, sigma, last, POS_F, NEG_F, predictive
-                )
-                F, cum = dag.new_values(), s["cum"].copy()
-                out = flows(dag, sigma, F, cum, 3.0)
-                best = dag.new_values()
-                bv = best_values(small, team, reach[1 - team], best)
-                got.append((value, V, reg, sigma, last, F, cum, out, bv, best))
-            results.append(got)
+        try:
+            for n in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+                numba.set_num_threads(n)
+                results.append(_passes(small, state, reach, predictive))
+        finally:
+            numba.set_num_threads(threads)
+        for kind in ("one", "counts", "seven"):
+            monkeypatch.setattr(passes, "_shares", _other_cuts(kind))
+            results.append(_passes(small, state, reach, predictive))
             monkeypatch.undo()
-    names = ("value", "V", "reg", "sigma", "last", "F", "cum", "reach", "best value", "best V")
-    N = small.tree.num_nodes
+    assert len(results) >= 4
     for other in results[1:]:
-        for team, (a, b) in enumerate(zip(results[0], other, strict=True)):
-            for name, x, y in zip(names, a, b, strict=True):
-                if name in ("V", "F", "best V"):  # the dummy node and belief: scratch
-                    x, y = (
-                        x[:N, : small.dags[team].num_beliefs],
-                        y[:N, : small.dags[team].num_beliefs],
-                    )
-                np.testing.assert_array_equal(x, y, err_msg=f"team {team}: {name}")
+        for i, (x, y) in enumerate(zip(results[0], other, strict=True)):
+            np.testing.assert_array_equal(x, y, err_msg=f"output {i}")

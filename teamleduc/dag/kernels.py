@@ -18,8 +18,9 @@ to each array passed to an inlined helper or sliced into a row view: two calls i
 runtime each time, once per node. Without it the bits are the same and the max DP of an exact
 best response and the serial passes run faster (side by side with the code before:
 ``python -m benchmarks engine``). The parallel regret and flow passes keep it: numba already
-drops the counts from their level loops, and no difference was measured. Helpers called once
-per row take scalars, not arrays (:func:`_positive_regret`).
+dropped the counts from their level loops, and no difference was measured (before the loops
+took runs of equal work; not measured since). Helpers called once per row take scalars, not
+arrays (:func:`_positive_regret`).
 """
 
 import numba
@@ -489,7 +490,7 @@ def _max_par(
     B,
     child_all,
 ):
-    """Level by level from the leaves, nodes of a level in parallel; even levels write ``Va``
+    """Level by level from the leaves; even levels write ``Va``
     and read ``Vb``, odd levels the reverse (pass the same array twice for a full ``V``); the
     shares of each level (:func:`.structure.level_shares`) in parallel."""
     for lev in range(cuts.shape[0] - 1, -1, -1):

@@ -52,10 +52,10 @@ from .structure import (
 )
 
 
-def _shares(dag: TeamDag, flow: bool = False) -> np.ndarray:
-    """The runs of each level the parallel kernels hand to the threads numba runs now (of
-    the flow pass with ``flow``)."""
-    return level_shares(dag, numba.get_num_threads(), flow)
+def _shares(dag: TeamDag, work: str) -> np.ndarray:
+    """The runs of each level that the parallel kernel of pass ``work`` hands to the threads
+    numba runs now."""
+    return level_shares(dag, numba.get_num_threads(), work)
 
 
 def _scratch(dag: TeamDag) -> tuple[np.ndarray, np.ndarray]:
@@ -138,7 +138,7 @@ def cfr_update(
         np.empty(tree.num_nodes + 1, np.bool_),
     )
     if sw.parallel:
-        _cfr_par(sw.order, _shares(dag), *args)
+        _cfr_par(sw.order, _shares(dag, "regret"), *args)
     else:
         _cfr_ser(*args)
     return dag.root_value(V)
@@ -193,7 +193,7 @@ def _max_dp(
     kernel = _max_par if parallel else _max_ser
     kernel(
         sw.order,
-        _shares(dag) if parallel else sw.bounds,
+        _shares(dag, "max") if parallel else sw.bounds,
         tree.kind,
         dag.child_pad,
         dag.member,
@@ -285,7 +285,7 @@ def flows(
         tree.children,
     )
     if sw.parallel:
-        _flows_par(sw.order, _shares(dag, flow=True), *args)
+        _flows_par(sw.order, _shares(dag, "flow"), *args)
     else:
         _flows_ser(*args)
     return Tout

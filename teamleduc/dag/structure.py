@@ -195,21 +195,33 @@ def sweep(tree: PublicTree) -> Sweep:
 NODE_COST = 20.0
 
 
-def node_costs(dag: TeamDag, flow: bool = False) -> np.ndarray:
-    """(N,) modelled work of each node in the level loops of ``dag``'s passes, a terminal 0
-    (the terminals have a loop of their own). The regret pass and the max DP visit every row:
-    a team node costs its prescription rows plus :data:`NODE_COST`, any other node
-    :data:`NODE_COST`. The flow pass (``flow``) skips the beliefs and rows that no flow
-    reaches, most of them once the strategies are sparse, and writes every child's flows at
-    every node: each non-terminal node costs 1."""
+#: the passes whose level loops :func:`level_shares` splits, each with its own cost model
+WORKS = ("regret", "flow", "max")
+
+
+def node_costs(dag: TeamDag, work: str = "regret") -> np.ndarray:
+    """(N,) modelled work of each node in the level loop of ``dag``'s pass ``work``.
+
+    * ``"regret"`` (the regret pass): a team node costs its prescription rows plus
+      :data:`NODE_COST`, any other decision or chance node :data:`NODE_COST` (it sums its
+      children's values), a terminal 0 (the terminals have a loop of their own);
+    * ``"flow"`` (the flow pass): it skips the beliefs and rows that no flow reaches, most of
+      them once the strategies are sparse, and writes every child's flows at every node: each
+      non-terminal node costs 1, a terminal 0 (a loop of its own);
+    * ``"max"`` (the max DP): as ``"regret"``, but the terminals are valued inside the level
+      loop, each summing its weights over every belief: the team's deal entries plus B."""
+    if work not in WORKS:
+        raise ValueError(f"work must be one of {', '.join(WORKS)}, got {work!r}")
     tree = dag.tree
-    if flow:
-        return np.where(tree.kind == TERMINAL, 0.0, 1.0)
-    acts = (dag.member >= 0) & (tree.kind != TERMINAL)
+    terminal = tree.kind == TERMINAL
+    if work == "flow":
+        return np.where(terminal, 0.0, 1.0)
+    acts = (dag.member >= 0) & ~terminal
     rows = np.zeros(tree.num_nodes)
     size = dag.tab_offsets[:, -1] - dag.tab_offsets[:, 0]
     rows[acts] = size[dag.table[acts]]
-    return np.where(tree.kind == TERMINAL, 0.0, rows + NODE_COST)
+    leaf = float(dag.cx_ptr[-1] + dag.num_beliefs) if work == "max" else 0.0
+    return np.where(terminal, leaf, rows + NODE_COST)
 
 
 def work_cuts(costs: np.ndarray, bounds: np.ndarray, threads: int) -> np.ndarray:
@@ -229,11 +241,11 @@ def work_cuts(costs: np.ndarray, bounds: np.ndarray, threads: int) -> np.ndarray
     return np.maximum.accumulate(cuts, axis=1)
 
 
-@functools.lru_cache(maxsize=16)
-def level_shares(dag: TeamDag, threads: int, flow: bool = False) -> np.ndarray:
+@functools.lru_cache(maxsize=24)
+def level_shares(dag: TeamDag, threads: int, work: str = "regret") -> np.ndarray:
     """(L, threads + 1) int64: each level of :func:`sweep`'s ``order`` cut into ``threads``
-    runs of consecutive nodes of about equal modelled work (:func:`node_costs`, of the flow
-    pass with ``flow``; :func:`work_cuts`), run ``s`` of level ``l`` being
+    runs of consecutive nodes of about equal modelled work in the pass ``work``
+    (:func:`node_costs`, :func:`work_cuts`), run ``s`` of level ``l`` being
     ``order[cuts[l, s]:cuts[l, s + 1]]``.
 
     Why: numba's default schedule gives each thread an equal number of a level's nodes, but a
@@ -244,7 +256,7 @@ def level_shares(dag: TeamDag, threads: int, flow: bool = False) -> np.ndarray:
     thread runs a node changes no bit: a node's work depends on nothing else done in its
     level."""
     sw = sweep(dag.tree)
-    return work_cuts(node_costs(dag, flow)[sw.order], sw.bounds, threads)
+    return work_cuts(node_costs(dag, work)[sw.order], sw.bounds, threads)
 
 
 def team_dag(tree: PublicTree, team: int) -> TeamDag:

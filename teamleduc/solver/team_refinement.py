@@ -82,8 +82,9 @@ def _one_signal_at_a_time():
     as threads free up, not in numba's equal shares: signals cost unequal time (the fixed
     member reaches more of the tree in some), and a hundred chunks cost nothing next to a
     signal's pass. The results are the same: each signal writes only its own slices. (The
-    level loops of :mod:`teamleduc.dag` keep the equal shares: for their tens of thousands
-    of small nodes numba's per-chunk scheduling cost more than the balance won.)"""
+    level loops of :mod:`teamleduc.dag` hand each thread one run of a level's nodes of equal
+    modelled work instead, :func:`teamleduc.dag.structure.level_shares`: for their tens of
+    thousands of small nodes numba's per-chunk scheduling cost more than the balance won.)"""
     old = numba.set_parallel_chunksize(1)
     try:
         yield
