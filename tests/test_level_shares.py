@@ -120,10 +120,10 @@ def _passes(game, state, reach, predictive):
         best = dag.new_values()
         best_value = best_values(game, team, reach[1 - team], best)
         roots, choice = max_dp_levels(dag, game.weights(team, reach[1 - team]), parallel=True)
-        N = game.tree.num_nodes
-        # the dummy node's row of F is scratch: every team node missing a child writes its
-        # flows there, from every thread at once (never read; V's dummies, read, stay 0)
-        out += [value, V, reg, sigma, last, F[:N], cum, terminal, best_value, best]
+        # no thread writes the dummy node's row of F: a missing child's flows go to the
+        # thread's own spare row (threads writing one shared row had waited on each other)
+        assert not F[game.tree.num_nodes].any()
+        out += [value, V, reg, sigma, last, F, cum, terminal, best_value, best]
         out += [roots, choice]
     return out
 

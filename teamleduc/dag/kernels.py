@@ -604,9 +604,12 @@ def _flow_node(
     accumulate,
     B,
     child_all,
+    spare,
 ):
     """One non-terminal node of the top-down flow pass: its children's flows (and, with
-    ``accumulate``, ``wt`` x each row's flow added to ``cum``)."""
+    ``accumulate``, ``wt`` x each row's flow added to ``cum``). A missing child's flows go to
+    ``spare`` (never read), the calling thread's own row: with the dummy node's row of ``F``
+    every thread wrote the same cache lines."""
     if member[h] < 0:
         for a in range(child_all.shape[1]):
             c = child_all[h, a]
@@ -615,9 +618,11 @@ def _flow_node(
                     F[c, b] = F[h, b]
         return
     t = _u(table[h])
-    F0 = F[_u(children[h, 0])]  # padded: writes to the dummy row/column are never read
-    F1 = F[_u(children[h, 1])]
-    F2 = F[_u(children[h, 2])]
+    n = F.shape[0] - 1  # the dummy node, where ``children`` points for a missing child
+    c0, c1, c2 = children[h, 0], children[h, 1], children[h, 2]
+    F0 = F[_u(c0)] if c0 < n else spare  # writes to the dummy belief B are never read
+    F1 = F[_u(c1)] if c1 < n else spare
+    F2 = F[_u(c2)] if c2 < n else spare
     Fh = F[_u(h)]
     for b in range(B):
         F0[b] = 0.0
@@ -667,12 +672,14 @@ def _flows_par(
     accumulate,
     B,
     child_all,
+    spare,
 ):
     """The flow pass: level by level from the root, the shares of each level
     (:func:`.structure.level_shares`) in parallel, the terminals' reach last, in terminal
     order (streamed, as in :func:`_cfr_par`)."""
     for lev in range(cuts.shape[0]):
         for s in prange(cuts.shape[1] - 1):
+            own = spare[numba.get_thread_id()]
             for i in range(cuts[lev, s], cuts[lev, s + 1]):
                 h = order[i]
                 if kind[h] == 2:
@@ -693,6 +700,7 @@ def _flows_par(
                     accumulate,
                     B,
                     child_all,
+                    own,
                 )
     for z in prange(terminals.shape[0]):
         _terminal_reach(z, terminals[z], cx_ptr, cx_idx, F, Tout, B)
@@ -720,7 +728,9 @@ def _flows_ser(
     B,
     child_all,
 ):
-    """:func:`_flows_par` without threads, in node order."""
+    """:func:`_flows_par` without threads, in node order (a missing child's flows go to the
+    dummy node's row)."""
+    spare = F[kind.shape[0]]
     for h in range(kind.shape[0]):
         if kind[h] == 2:
             continue
@@ -740,6 +750,7 @@ def _flows_ser(
             accumulate,
             B,
             child_all,
+            spare,
         )
     for z in range(terminals.shape[0]):
         _terminal_reach(z, terminals[z], cx_ptr, cx_idx, F, Tout, B)

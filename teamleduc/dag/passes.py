@@ -58,9 +58,16 @@ def _shares(dag: TeamDag, work: str) -> np.ndarray:
     return level_shares(dag, numba.get_num_threads(), work)
 
 
+def _per_thread(columns: int) -> np.ndarray:
+    """(threads, at least ``columns``) float64 scratch, one row per thread that numba runs
+    now, the rows at least a cache line apart: rows sharing a line made the threads writing
+    them wait on each other (false sharing)."""
+    width = -(-max(columns, 1) // 8) * 8 + 8  # whole 64-byte lines and one more
+    return np.empty((numba.get_num_threads(), width))
+
+
 def _scratch(dag: TeamDag) -> tuple[np.ndarray, np.ndarray]:
-    n = numba.get_num_threads()
-    return np.empty((n, max(dag.max_rows, 1))), np.empty((n, max(dag.num_deals, 1)))
+    return _per_thread(dag.max_rows), _per_thread(dag.num_deals)
 
 
 _EMPTY_F4 = np.zeros(0, ROW_DTYPE)
@@ -285,7 +292,7 @@ def flows(
         tree.children,
     )
     if sw.parallel:
-        _flows_par(sw.order, _shares(dag, "flow"), *args)
+        _flows_par(sw.order, _shares(dag, "flow"), *args, _per_thread(dag.num_beliefs + 1))
     else:
         _flows_ser(*args)
     return Tout
