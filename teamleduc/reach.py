@@ -12,17 +12,22 @@
   The evaluator, the grader and the best responses all use this one ``W``.
 
 Kernels are compiled with numba and sum in a fixed sequential order, so every value is
-bit-for-bit reproducible (the grader promises byte-identical files).
+bit-for-bit reproducible (the grader promises byte-identical files). :func:`team_reach`
+computes its signals' member reaches on a few Python threads (the kernels release the GIL)
+and adds them up here in signal order: the same bits on any number of threads, and no
+numba thread pool (grading's forked workers call it).
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 
 import numpy as np
 from numba import njit
 
 from .errors import TeamLeducError
+from .files.threads import in_order
 from .infosets import InfosetTable, infoset_tables
 from .payoffs import deal_rank_index, payoff_groups
 from .tree import DECISION, PublicTree
@@ -58,7 +63,7 @@ def _seat_edges(tree: PublicTree, seat: int):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _reach_kernel(parent, edge, base, action, strategy, reach):
     # Pre-order (parent[i] < i): one pass; edge[i] >= 0 when the seat's action enters node i.
     num_nodes, R = reach.shape
@@ -75,7 +80,7 @@ def _reach_kernel(parent, edge, base, action, strategy, reach):
                 reach[i, r] = reach[p, r]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rows(a, index):
     out = np.empty((index.shape[0], a.shape[1]))
     for i in range(index.shape[0]):
@@ -121,12 +126,14 @@ def _terminals(tree: PublicTree) -> np.ndarray:
 # --------------------------------------------------------------------------- team reach
 
 
-def team_reach(tree: PublicTree, submission, seats) -> np.ndarray:
+def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) -> np.ndarray:
     """(Z, R**len(seats)) correlated reach of the team ``seats`` played by ``submission``.
 
     ``T[z, x] = sum_j p_j prod_{i in seats} R_i^j[z, x_i]`` with x the members' ranks as one
     C-order index in the order of ``seats``; ``submission`` has ``probs`` (K,) and
-    ``strategies`` {seat: (K, n, 3)}. Cost: one tree pass per seat and signal.
+    ``strategies`` {seat: (K, n, 3)}. Cost: one tree pass per seat and signal, on ``threads``
+    threads (default :func:`teamleduc.files.threads.threads_to_use`), the signals added up in
+    their order (the same bits on any number of threads).
     """
     seats = tuple(int(s) for s in seats)
     missing = [s for s in seats if s not in submission.strategies]
@@ -138,19 +145,34 @@ def team_reach(tree: PublicTree, submission, seats) -> np.ndarray:
     R = tree.config.num_ranks
     Z = len(tree.terminals)
     out = np.zeros((Z, R ** len(seats)))
-    member = np.empty((len(seats), Z, R))
     digits = np.indices((R,) * len(seats)).reshape(len(seats), -1).T.copy()  # (R**k, k)
-    work = np.empty((tree.num_nodes, R))
-    for j, p in enumerate(np.asarray(submission.probs, dtype=np.float64).tolist()):
-        if p == 0.0:
-            continue
+    probs = np.asarray(submission.probs, dtype=np.float64).tolist()
+    local = threading.local()  # each thread's (N, R) scratch for the tree pass
+
+    def members(_, j: int) -> np.ndarray:
+        work = getattr(local, "work", None)
+        if work is None:
+            work = local.work = np.empty((tree.num_nodes, R))
+        member = np.empty((len(seats), Z, R))
         for m, s in enumerate(seats):
             member[m] = seat_terminal_reach(tree, s, submission.strategies[s][j], work)
-        _accumulate_team(out, p, member, digits)
+        return member
+
+    signals = [(j,) for j, p in enumerate(probs) if p != 0.0]
+    if threads is None and len(signals) * tree.num_nodes < THREADED_WORK:
+        threads = 1  # starting threads would cost more than the passes
+    for (j,), member in in_order(signals, lambda j: _NOTHING, members, threads):
+        _accumulate_team(out, probs[j], member, digits)
     return out
 
 
-@njit(cache=True)
+#: what :func:`team_reach` hands its threads besides a signal's index: nothing to read
+_NOTHING = np.empty(0)
+#: :func:`team_reach` uses threads (unless told how many) from this many nodes x signals on
+THREADED_WORK = 1_000_000
+
+
+@njit(cache=True, nogil=True)
 def _accumulate_team(out, p, member, digits):
     # out[z, x] += p * prod_m member[m, z, digits[x, m]]; digits[x] = ranks of the C-order index x
     k, Z, R = member.shape

@@ -138,6 +138,33 @@ def test_team_reach_equals_reference(name):
         )
 
 
+def test_team_reach_is_the_same_bits_on_any_number_of_threads():
+    """The signals' member reaches are computed on threads and added up in signal order: the
+    same bits on 1 to 5 threads, with more signals than threads and signals of weight 0."""
+    config = get_config("small-team-leduc")
+    tree = build_tree(config)
+    strats = random_strategies(tree, (0, 2), 9, np.random.default_rng(8))
+    probs = np.random.default_rng(9).dirichlet(np.ones(9))
+    probs[[2, 5]] = 0.0
+    probs /= probs.sum()
+    sub = Submission(np.arange(9), probs, (0, 2), strats)
+    one = team_reach(tree, sub, (0, 2), threads=1)
+    np.testing.assert_allclose(
+        one, reference_team_reach(tree, (0, 2), probs, strats), rtol=0, atol=1e-15
+    )
+    for threads in (2, 3, 5):
+        np.testing.assert_array_equal(team_reach(tree, sub, (0, 2), threads=threads), one)
+    np.testing.assert_array_equal(
+        team_reach(tree, sub, (2, 0), threads=3), team_reach(tree, sub, (2, 0), threads=1)
+    )
+    # a strategy of the wrong shape raises from a thread as it does here
+    bad = Submission(
+        np.arange(3), [0.2, 0.3, 0.5], (0, 2), {0: np.ones((3, 5, 3)), 2: strats[2][:3]}
+    )
+    with pytest.raises(ValueError, match=r"strategy of seat 1 has shape \(5, 3\), expected"):
+        team_reach(tree, bad, (0, 2), threads=3)
+
+
 # --------------------------------------------------------------------------- weights
 
 WEIGHT_CASES = [  # (preset, coalition, fixed groups): 2, 3 and 4 seats, teams of one and two
