@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from .errors import TeamLeducError
-from .files.threads import in_order
+from .files.threads import in_order, threads_to_use
 from .infosets import InfosetTable, infoset_tables
 from .payoffs import deal_rank_index, payoff_groups
 from .tree import DECISION, PublicTree
@@ -132,8 +132,9 @@ def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) 
     ``T[z, x] = sum_j p_j prod_{i in seats} R_i^j[z, x_i]`` with x the members' ranks as one
     C-order index in the order of ``seats``; ``submission`` has ``probs`` (K,) and
     ``strategies`` {seat: (K, n, 3)}. Cost: one tree pass per seat and signal, on ``threads``
-    threads (default :func:`teamleduc.files.threads.threads_to_use`), the signals added up in
-    their order (the same bits on any number of threads).
+    threads (default: :data:`THREADS` if set, else :func:`teamleduc.files.threads.threads_to_use`,
+    on trees of at least :data:`THREADED_NODES` nodes; one thread on smaller ones), the
+    signals added up in their order (the same bits on any number of threads).
     """
     seats = tuple(int(s) for s in seats)
     missing = [s for s in seats if s not in submission.strategies]
@@ -159,8 +160,14 @@ def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) 
         return member
 
     signals = [(j,) for j, p in enumerate(probs) if p != 0.0]
-    if threads is None and len(signals) * tree.num_nodes < THREADED_WORK:
-        threads = 1  # starting threads would cost more than the passes
+    if threads is None:
+        threads = THREADS if THREADS is not None else threads_to_use()
+        if tree.num_nodes < THREADED_NODES:
+            threads = 1  # a pass takes less than handing it to a thread
+    threads = max(1, min(threads, len(signals)))
+    for s in seats:  # the cached tables, built here once rather than by every thread
+        _seat_edges(tree, s)
+    _terminals(tree)
     for (j,), member in in_order(signals, lambda j: _NOTHING, members, threads):
         _accumulate_team(out, probs[j], member, digits)
     return out
@@ -168,8 +175,13 @@ def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) 
 
 #: what :func:`team_reach` hands its threads besides a signal's index: nothing to read
 _NOTHING = np.empty(0)
-#: :func:`team_reach` uses threads (unless told how many) from this many nodes x signals on
-THREADED_WORK = 1_000_000
+#: :func:`team_reach` uses threads (unless told how many) on trees of this many nodes or more
+#: (team-leduc's 448,532): on team-leduc-2025's 34,832 a pass takes about 0.35 ms and handing
+#: it to a thread measured no faster
+THREADED_NODES = 200_000
+#: threads for :func:`team_reach`'s passes, if set; None: :func:`threads_to_use`. Grading's
+#: loading workers set their share of the CPUs (:mod:`teamleduc.grade.workers`)
+THREADS: int | None = None
 
 
 @njit(cache=True, nogil=True)

@@ -257,3 +257,16 @@ def test_grading_workers_share_the_cpus_with_two_threads_at_least(monkeypatch, c
 
     monkeypatch.setattr(file_threads, "cpu_count", lambda: cpus)
     assert worker_parse_threads(jobs) == threads
+
+
+@pytest.mark.parametrize(
+    ("cpus", "jobs", "threads"),
+    [(2, 2, 1), (2, 1, 2), (16, 16, 1), (16, 4, 4), (16, 3, 5), (8, 3, 2), (4, 8, 1)],
+)
+def test_grading_workers_compute_reaches_on_their_share_of_the_cpus(
+    monkeypatch, cpus, jobs, threads
+):
+    from teamleduc.grade.workers import worker_reach_threads
+
+    monkeypatch.setattr(file_threads, "cpu_count", lambda: cpus)
+    assert worker_reach_threads(jobs) == threads

@@ -165,6 +165,31 @@ def test_team_reach_is_the_same_bits_on_any_number_of_threads():
         team_reach(tree, bad, (0, 2), threads=3)
 
 
+def test_team_reach_threads_only_on_big_trees(monkeypatch):
+    """Below THREADED_NODES (or with one signal) the passes run here, in order; THREADS, set
+    by grading's workers, is the default count on big trees."""
+    from teamleduc import reach
+
+    used = []
+    real = reach.in_order
+
+    def spy(items, read, parse, threads=None):
+        used.append(threads)
+        return real(items, read, parse, threads)
+
+    monkeypatch.setattr(reach, "in_order", spy)
+    tree = build_tree(get_config("small-team-leduc"))
+    strats = random_strategies(tree, (0, 2), 4, np.random.default_rng(3))
+    sub = Submission(np.arange(4), [0.1, 0.2, 0.3, 0.4], (0, 2), strats)
+    team_reach(tree, sub, (0, 2))
+    assert used == [1]  # a small tree
+    monkeypatch.setattr(reach, "THREADED_NODES", 1)
+    monkeypatch.setattr(reach, "THREADS", 3)
+    team_reach(tree, sub, (0, 2))
+    team_reach(tree, sub, (0, 2), threads=9)  # no more threads than signals
+    assert used == [1, 3, 4]
+
+
 # --------------------------------------------------------------------------- weights
 
 WEIGHT_CASES = [  # (preset, coalition, fixed groups): 2, 3 and 4 seats, teams of one and two

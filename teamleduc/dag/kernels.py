@@ -618,11 +618,11 @@ def _flow_node(
                     F[c, b] = F[h, b]
         return
     t = _u(table[h])
-    n = F.shape[0] - 1  # the dummy node, where ``children`` points for a missing child
+    dummy = F.shape[0] - 1  # the dummy node, where ``children`` points for a missing child
     c0, c1, c2 = children[h, 0], children[h, 1], children[h, 2]
-    F0 = F[_u(c0)] if c0 < n else spare  # writes to the dummy belief B are never read
-    F1 = F[_u(c1)] if c1 < n else spare
-    F2 = F[_u(c2)] if c2 < n else spare
+    F0 = F[_u(c0)] if c0 < dummy else spare  # writes to the dummy belief B are never read
+    F1 = F[_u(c1)] if c1 < dummy else spare
+    F2 = F[_u(c2)] if c2 < dummy else spare
     Fh = F[_u(h)]
     for b in range(B):
         F0[b] = 0.0

@@ -63,7 +63,7 @@ def _per_thread(columns: int) -> np.ndarray:
     now, the rows at least a cache line apart: rows sharing a line made the threads writing
     them wait on each other (false sharing)."""
     width = -(-max(columns, 1) // 8) * 8 + 8  # whole 64-byte lines and one more
-    return np.empty((numba.get_num_threads(), width))
+    return np.zeros((numba.get_num_threads(), width))
 
 
 def _scratch(dag: TeamDag) -> tuple[np.ndarray, np.ndarray]:
@@ -259,7 +259,9 @@ def flows(
     weight: float = 0.0,
 ) -> np.ndarray:
     """Fill ``F`` (N, B) with the flow of the behavioural DAG strategy ``sigma``; with ``cum``
-    add ``weight`` x (flow of every row) to it. Returns the terminal reach (Z, X) float64."""
+    add ``weight`` x (flow of every row) to it. Returns the terminal reach (Z, X) float64.
+    The dummy node's row ``F[N]`` is scratch: the serial pass writes missing children's flows
+    there, the parallel one each thread's own spare row."""
     tree = dag.tree
     _check_rows(dag, sigma)
     acc = cum is not None

@@ -10,6 +10,7 @@ import multiprocessing.connection
 import os
 import signal
 
+from .. import reach
 from ..files import threads as file_threads
 from .cache import EntrantRecord
 from .loading import prepare
@@ -26,13 +27,21 @@ def worker_parse_threads(jobs: int) -> int:
     return min(file_threads.MAX_THREADS, max(2, file_threads.cpu_count() // max(jobs, 1)))
 
 
-def _worker_main(conn, parent_end, parse_threads: int) -> None:
+def worker_reach_threads(jobs: int) -> int:
+    """Threads on which each of ``jobs`` loading workers computes a team's reach
+    (:data:`teamleduc.reach.THREADS`): its share of the CPUs, at least 1 (pure computation:
+    more threads than CPUs would only wait on each other)."""
+    return max(1, file_threads.cpu_count() // max(jobs, 1))
+
+
+def _worker_main(conn, parent_end, parse_threads: int, reach_threads: int) -> None:
     """A loading worker: ignores Ctrl-C (the parent ends it), runs tasks until told to stop or
     until the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     parent_end.close()
     file_threads.THREADS = parse_threads
+    reach.THREADS = reach_threads
     try:
         while True:
             task = conn.recv()
@@ -66,7 +75,12 @@ class Workers:
         try:
             process = self.ctx.Process(
                 target=_worker_main,
-                args=(child_end, parent_end, worker_parse_threads(self.jobs)),
+                args=(
+                    child_end,
+                    parent_end,
+                    worker_parse_threads(self.jobs),
+                    worker_reach_threads(self.jobs),
+                ),
                 daemon=True,
             )
             process.start()
