@@ -175,10 +175,10 @@ def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) 
 
 #: what :func:`team_reach` hands its threads besides a signal's index: nothing to read
 _NOTHING = np.empty(0)
-#: :func:`team_reach` uses threads (unless told how many) on trees of this many nodes or more
-#: (team-leduc's 448,532): on team-leduc-2025's 34,832 a pass takes about 0.35 ms and handing
-#: it to a thread measured no faster
-THREADED_NODES = 200_000
+#: :func:`team_reach` uses threads (unless told how many) on trees of this many nodes or more:
+#: team-leduc-2025's (34,832 nodes) 100 signals took 0.074 s on 2 threads against 0.096 s on
+#: 1, but small-team-leduc's passes (2,264 nodes, about 50 us each) were slower on threads
+THREADED_NODES = 20_000
 #: threads for :func:`team_reach`'s passes, if set; None: :func:`threads_to_use`. Grading's
 #: loading workers set their share of the CPUs (:mod:`teamleduc.grade.workers`)
 THREADS: int | None = None
