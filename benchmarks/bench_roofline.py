@@ -342,16 +342,19 @@ class DcfrState:
             self.update(k)
             self.flow(k)
 
+    def _in_place(self) -> list[np.ndarray]:
+        """The arrays an iteration overwrites in place (the reaches it replaces)."""
+        return [*self.reg, *self.cum, *self.sigma, *self.V, *self.F]
+
     def snapshot(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """Copies of every array an iteration changes, for :meth:`restore`."""
-        arrays = [*self.reg, *self.cum, *self.sigma, *self.V, *self.F]
-        return [a.copy() for a in arrays], [r.copy() for r in self.reach]
+        return [a.copy() for a in self._in_place()], [r.copy() for r in self.reach]
 
     def restore(self, saved: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
         """Back to the state of :meth:`snapshot` (the arrays overwritten in place, the
         reaches, which :meth:`flow` replaces, replaced by copies)."""
         arrays, reach = saved
-        for a, b in zip([*self.reg, *self.cum, *self.sigma, *self.V, *self.F], arrays, strict=True):
+        for a, b in zip(self._in_place(), arrays, strict=True):
             np.copyto(a, b)
         self.reach = [r.copy() for r in reach]
 

@@ -81,8 +81,7 @@ def _reach_kernel(parent, edge, base, action, strategy, reach):
 
 
 @njit(cache=True, nogil=True)
-def _rows(a, index):
-    out = np.empty((index.shape[0], a.shape[1]))
+def _rows(a, index, out):
     for i in range(index.shape[0]):
         for r in range(a.shape[1]):
             out[i, r] = a[index[i], r]
@@ -109,13 +108,19 @@ def seat_reach(tree: PublicTree, table: InfosetTable, strategy: np.ndarray) -> n
     )
 
 
-def seat_terminal_reach(tree: PublicTree, seat: int, strategy: np.ndarray, work=None) -> np.ndarray:
+def seat_terminal_reach(
+    tree: PublicTree, seat: int, strategy: np.ndarray, work=None, out=None
+) -> np.ndarray:
     """(Z, R) reach of ``seat`` at every terminal when it plays ``strategy`` ((n, 3), c r f).
 
-    ``work``: optional (N, R) float64 scratch array, reused across calls to save allocations."""
+    ``work``: optional (N, R) float64 scratch array, reused across calls to save allocations;
+    ``out``: optional (Z, R) float64 C-contiguous array the result is written to."""
+    R = tree.config.num_ranks
     if work is None:
-        work = np.empty((tree.num_nodes, tree.config.num_ranks))
-    return _rows(_fill_reach(tree, seat, strategy, work), _terminals(tree))
+        work = np.empty((tree.num_nodes, R))
+    if out is None:
+        out = np.empty((len(tree.terminals), R))
+    return _rows(_fill_reach(tree, seat, strategy, work), _terminals(tree), out)
 
 
 @functools.lru_cache(maxsize=8)
@@ -156,7 +161,7 @@ def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) 
             work = local.work = np.empty((tree.num_nodes, R))
         member = np.empty((len(seats), Z, R))
         for m, s in enumerate(seats):
-            member[m] = seat_terminal_reach(tree, s, submission.strategies[s][j], work)
+            seat_terminal_reach(tree, s, submission.strategies[s][j], work, member[m])
         return member
 
     signals = [(j,) for j, p in enumerate(probs) if p != 0.0]
