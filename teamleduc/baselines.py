@@ -23,8 +23,9 @@ an information set (public node, own rank) of any preset:
 
 ``cfr:N``
     the toolkit's own solver stopped after N iterations (N >= 1), for two-player presets: the
-    solver's default regret minimiser (DCFR, alpha 1.5, beta 0, gamma 2, alternating updates,
-    :mod:`teamleduc.solver.dag_cfr`) from uniform, and its **average** strategy after N
+    solver's regret minimiser running DCFR as published (alpha 1.5, beta 0, gamma 2,
+    alternating updates, :mod:`teamleduc.solver.dag_cfr`; the solver's own ``dcfr`` averages
+    with gamma 3) from uniform, and its **average** strategy after N
     iterations, one signal. Deterministic (no randomness anywhere), so ``cfr:10``,
     ``cfr:100``, ``cfr:1000`` are the pokercamp page's "solver bots run for a range of
     iterations", from far from equilibrium to close to it.

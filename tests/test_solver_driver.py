@@ -34,7 +34,7 @@ from teamleduc.infosets import infoset_tables
 from teamleduc.payoffs import chance_utility
 from teamleduc.reach import seat_reach
 from teamleduc.solver import INTERRUPTED, ITERATION_LIMIT, METHODS, solve
-from teamleduc.solver.dag_cfr import dcfr
+from teamleduc.solver.dag_cfr import VARIANTS
 from teamleduc.tree import build_tree
 
 from .solving import GUARD_SECONDS, KUHN_VALUE
@@ -595,7 +595,7 @@ def test_a_refined_big_game_exports_the_refinements_start_first(monkeypatch, exp
     )
     assert calls == []
     # the same 30 iterations outside the solver: the first export is exactly their start
-    rm = RegretMinimizer(get_config("tiny-team-leduc"), dcfr())
+    rm = RegretMinimizer(get_config("tiny-team-leduc"), VARIANTS["dcfr"])  # the solver's dcfr
     rm.iterate(30)
 
     def restart(team, k, weights=None):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..config import GameConfig
 from ..errors import TeamLeducError
-from .dag_cfr import VARIANTS, RegretMinimizer
+from .dag_cfr import RegretMinimizer, dcfr
 from .stratify import stratified_mixture
 
 
@@ -26,7 +26,9 @@ def solver_average(config: GameConfig, iterations: int) -> dict[int, np.ndarray]
             f"baseline cfr:{iterations} is for two-player presets; {config.name} has "
             f"{config.num_seats} seats in {len(config.teams)} teams"
         )
-    rm = RegretMinimizer(config, VARIANTS["dcfr"], name="dcfr")
+    # DCFR as published (averages t**2), not the solver's tuned dcfr: the baseline stays
+    # the one its documentation and every grading made with it describe
+    rm = RegretMinimizer(config, dcfr(), name="dcfr")
     rm.iterate(iterations)
     out = {}
     for team, seats in enumerate(config.teams):
