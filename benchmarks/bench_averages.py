@@ -14,14 +14,14 @@ import os
 import time
 
 from teamleduc.config import get_config
-from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
+from teamleduc.solver.dag_cfr import VARIANTS, RegretMinimizer
 
 DEFAULT = "team-leduc-2025:60,team-leduc:290"
 
 
 def curve(preset: str, seconds: float) -> None:
     t0 = time.perf_counter()
-    rm = RegretMinimizer(get_config(preset), dcfr())
+    rm = RegretMinimizer(get_config(preset), VARIANTS["dcfr"])  # the solver's dcfr
     print(f"{preset}: dcfr, both DAGs built in {time.perf_counter() - t0:.2f} s", flush=True)
     solving, next_measure = 0.0, 1
     while solving < seconds:

@@ -9,11 +9,12 @@ teams' exact best responses) after the same iteration counts.
 The gaps depend on the iteration counts only, not on the machine or its load: any run
 reproduces them to the last digit (the seconds are the only timings). ``make run``'s
 5-minute solve makes about 140 iterations on team-leduc on a 2-core machine, a 60-second
-team-leduc-2025 solve 600 to 800 (the solver's table on the figures page).
+team-leduc-2025 solve about 800 on a quiet one (the solver's table on the figures page); the
+300-second team-leduc-2025 solves (about 5,000) are beyond the counts measured here.
 
 Environment: ``TEAMLEDUC_BENCH_PRESETS`` (default ``leduc,small-team-leduc,team-leduc-2025,
 team-leduc``), ``TEAMLEDUC_BENCH_GAMMAS`` (default ``2,3,4``). Iteration counts per preset:
-:data:`ITERATIONS` (other presets: 100, 500, 2,000). About 12 minutes on 2 cores, most of it
+:data:`ITERATIONS` (other presets: 100, 500, 2,000). About 14 minutes on 2 cores, most of it
 team-leduc. Reproduce: ``python -m benchmarks discounting``.
 """
 
@@ -24,7 +25,10 @@ import time
 from teamleduc.config import get_config
 from teamleduc.solver.dag_cfr import SOLVER_DCFR_GAMMA, RegretMinimizer, dcfr
 
-from .settings import positive_list, preset_names, setting
+from .settings import names, setting
+
+#: the largest averaging exponent the benchmark accepts (t**8 stays far from float32's range)
+MAX_GAMMA = 8.0
 
 #: the iteration counts after which each preset's averages are measured
 ITERATIONS = {
@@ -70,11 +74,27 @@ def table(preset: str, gammas, counts) -> list[str]:
     return lines
 
 
+def _gammas(raw: str) -> list[float]:
+    values = [float(v) for v in raw.split(",")]
+    if not values or not all(0 <= v <= MAX_GAMMA for v in values):
+        raise ValueError
+    return values
+
+
+def _presets(raw: str) -> list[str]:
+    """Presets of two teams (the regret minimiser's games)."""
+    presets = names(raw)
+    for preset in presets:
+        if len(get_config(preset).teams) != 2:
+            raise ValueError
+    return presets
+
+
 def main() -> None:
-    presets = preset_names(
-        "TEAMLEDUC_BENCH_PRESETS", "leduc,small-team-leduc,team-leduc-2025,team-leduc"
+    presets = setting(
+        "TEAMLEDUC_BENCH_PRESETS", "leduc,small-team-leduc,team-leduc-2025,team-leduc", _presets
     )
-    gammas = setting("TEAMLEDUC_BENCH_GAMMAS", "2,3,4", positive_list)
+    gammas = setting("TEAMLEDUC_BENCH_GAMMAS", "2,3,4", _gammas)
     print("DCFR (alpha 1.5, beta 0), averages weighing iteration t by t**gamma\n")
     for preset in presets:
         for line in table(preset, gammas, ITERATIONS.get(preset, _OTHER)):

@@ -61,7 +61,51 @@ def test_the_benchmark_prints_the_exact_gaps_of_each_exponent():
     assert "x)" in lines[2] and "x)" not in lines[1]  # ratios against gamma 2
 
 
-def test_a_bad_setting_ends_the_benchmark_in_one_line(monkeypatch):
-    monkeypatch.setenv("TEAMLEDUC_BENCH_GAMMAS", "2,nan")
+@pytest.mark.parametrize("value", ["2,nan", "1000", "-1", "x"])
+def test_a_bad_exponent_ends_the_benchmark_in_one_line(monkeypatch, value):
+    monkeypatch.setenv("TEAMLEDUC_BENCH_PRESETS", "tiny-team-leduc")
+    monkeypatch.setenv("TEAMLEDUC_BENCH_GAMMAS", value)
     with pytest.raises(SystemExit, match="TEAMLEDUC_BENCH_GAMMAS"):
         bench.main()
+
+
+@pytest.mark.parametrize("value", ["leduc-3p", "no-such-game", ","])
+def test_a_preset_without_two_teams_ends_the_benchmark_in_one_line(monkeypatch, value):
+    monkeypatch.setenv("TEAMLEDUC_BENCH_PRESETS", value)
+    with pytest.raises(SystemExit, match="TEAMLEDUC_BENCH_PRESETS"):
+        bench.main()
+
+
+def test_a_checkpoint_of_t_squared_averages_resumes_with_their_weight_rescaled():
+    """A checkpoint from before 0.4.7 (no ``gamma``: averages of t**2) loaded into the solver's
+    dcfr (t**3): the cumulative strategies are scaled by sum s**3 / sum s**2, so the average is
+    unchanged and the next iteration weighs against the whole history as t**3 would."""
+    config = get_config("tiny-team-leduc")
+    old = RegretMinimizer(config, dcfr())
+    old.iterate(20)
+    state = {k: np.array(v, copy=True) for k, v in old.state().items()}
+    assert float(state["gamma"]) == 2.0  # what checkpoint.load gives a file without it
+    new = RegretMinimizer(config, VARIANTS["dcfr"])
+    new.load_state(state)
+    scale = sum(s**3 for s in range(1, 21)) / sum(s**2 for s in range(1, 21))  # 44100 / 2870
+    for k in (0, 1):
+        np.testing.assert_allclose(new.cum[k], old.cum[k] * np.float32(scale), rtol=1e-6)
+        np.testing.assert_allclose(new.average_sigma(k), old.average_sigma(k), atol=1e-6)
+    same = RegretMinimizer(config, VARIANTS["dcfr"])
+    same.iterate(3)
+    again = RegretMinimizer(config, VARIANTS["dcfr"])
+    again.load_state(same.state())  # the same exponent: bit for bit
+    for k in (0, 1):
+        assert np.array_equal(again.cum[k], same.cum[k])
+
+
+def test_a_checkpoint_without_gamma_reads_as_t_squared_and_a_wild_one_is_refused(tmp_path):
+    from teamleduc.solver.checkpoint import CheckpointError, check_state
+
+    rm = RegretMinimizer(get_config("tiny-team-leduc"), VARIANTS["dcfr"])
+    rm.iterate(2)
+    state = dict(rm.state())
+    check_state(tmp_path, state, rm.state())
+    state["gamma"] = np.array(100.0)
+    with pytest.raises(CheckpointError, match="averaging exponent 100.0"):
+        check_state(tmp_path, state, rm.state())

@@ -14,7 +14,8 @@ a behavioural strategy per seat (:func:`teamleduc.dag.marginals`, no correlation
 ``variant``:
 
 * ``cfr``: plain CFR, regrets never discounted, uniform average (the project's algorithm);
-* ``cfr+``, ``dcfr``: the solver's faster variants (:data:`teamleduc.solver.dag_cfr.VARIANTS`).
+* ``cfr+``, ``dcfr``: the published faster variants (DCFR's averages weigh t**2; the solver's own
+  ``dcfr`` weighs t**3, :data:`teamleduc.solver.dag_cfr.SOLVER_DCFR_GAMMA`).
 """
 
 from __future__ import annotations

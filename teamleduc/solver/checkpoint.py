@@ -202,6 +202,10 @@ def load(path, config) -> Checkpoint:
             meta = json.loads(str(z["meta"]))
             state = {k[4:]: z[k] for k in z.files if k.startswith("alg/")}
             cand = {k: z[k] for k in z.files if k.startswith("cand")}
+        if "cum0" in state and "gamma" not in state:
+            # a regret minimiser's checkpoint from before 0.4.7, whose averages all weighed
+            # iteration t by t**2 (RegretMinimizer.load_state rescales them)
+            state["gamma"] = np.array(2.0)
         _check_meta(meta)
         if meta["config"] != config.to_dict():
             raise ValueError(
@@ -248,6 +252,10 @@ def _reason(e: Exception) -> str:
     return f"unreadable or truncated ({type(e).__name__}: {e})"
 
 
+#: the largest averaging exponent a checkpoint may record (the solver's is 3)
+MAX_GAMMA = 8.0
+
+
 def check_state(path, state: dict, expected: dict) -> None:
     """CheckpointError unless ``state`` has exactly the arrays of ``expected`` (an algorithm's
     fresh ``state()``), with their shapes and finite values."""
@@ -267,3 +275,7 @@ def check_state(path, state: dict, expected: dict) -> None:
             )
         if got.dtype.kind == "f" and not np.isfinite(got).all():
             raise CheckpointError(f"{bad}: array {name!r} holds non-finite values")
+        if name == "gamma" and not 0.0 <= float(got) <= MAX_GAMMA:
+            raise CheckpointError(
+                f"{bad}: averaging exponent {float(got)!r} is not in [0, {MAX_GAMMA:g}]"
+            )

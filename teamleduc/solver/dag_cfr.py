@@ -105,9 +105,10 @@ def dcfr(alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0) -> Discounti
 
 
 #: the averaging exponent of the solver's ``dcfr``: iteration t weighs t**3 instead of the
-#: paper's t**2. At equal iterations the averages' exact gap is 10-20 % smaller on
-#: team-leduc-2025 (200 to 1,500 iterations) and team-leduc (140, about ``make run``'s
-#: count), and no worse on leduc (``python -m benchmarks discounting``)
+#: paper's t**2. At equal iterations the averages' exact gap is 10-15 % smaller on
+#: team-leduc-2025 (200 to 1,500 iterations) and team-leduc (0.88x at 140, about
+#: ``make run``'s count), no worse on leduc, and 1.14x larger on small-team-leduc at 2,000
+#: iterations (``python -m benchmarks discounting``)
 SOLVER_DCFR_GAMMA = 3.0
 
 
@@ -240,9 +241,10 @@ class RegretMinimizer:
     # ------------------------------------------------------------------ checkpoints
 
     def state(self) -> dict[str, np.ndarray]:
-        """The arrays a checkpoint keeps: regrets, cumulative strategies and (predictive)
-        last regrets; the current strategy is recomputed from them (a third less to write)."""
-        out = {"t": np.array(self.t)}
+        """The arrays a checkpoint keeps: regrets, cumulative strategies, (predictive) last
+        regrets and the averaging exponent ``gamma`` the cumulative strategies were made
+        with; the current strategy is recomputed from them (a third less to write)."""
+        out = {"t": np.array(self.t), "gamma": np.array(float(self.discounting.gamma))}
         for k in (0, 1):
             out[f"reg{k}"] = self.reg[k]
             out[f"cum{k}"] = self.cum[k]
@@ -265,6 +267,15 @@ class RegretMinimizer:
                     )
                 arr[k][...] = a
         self.t = int(state["t"])
+        saved = float(state.get("gamma", self.discounting.gamma))
+        if saved != self.discounting.gamma and self.t > 0:
+            # averages made with another exponent (a checkpoint from before 0.4.7: t**2) go
+            # on with this one: scaled to this exponent's total weight, so that the next
+            # iteration weighs against them as against this exponent's own history
+            s = np.arange(1, self.t + 1, dtype=np.float64)
+            scale = np.sum(s**self.discounting.gamma) / np.sum(s**saved)
+            for c in self.cum:
+                np.multiply(c, scale, out=c, casting="unsafe")
         pred = self.discounting.predictive
         for k, d in enumerate(g.dags):
             self.sigma[k][...] = match_regrets(d, self.reg[k], self.last[k], pred)
