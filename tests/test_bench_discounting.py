@@ -99,7 +99,7 @@ def test_a_checkpoint_of_t_squared_averages_resumes_with_their_weight_rescaled()
         assert np.array_equal(again.cum[k], same.cum[k])
 
 
-def test_a_checkpoint_without_gamma_reads_as_t_squared_and_a_wild_one_is_refused(tmp_path):
+def test_check_state_refuses_an_exponent_outside_its_range(tmp_path):
     from teamleduc.solver.checkpoint import CheckpointError, check_state
 
     rm = RegretMinimizer(get_config("tiny-team-leduc"), VARIANTS["dcfr"])

@@ -41,3 +41,37 @@ def test_damaged_checkpoint_candidates_are_refused(tmp_path):
         pattern = f"checkpoint .*checkpoint.npz: team .'s candidates.*{message}"
         with pytest.raises(TeamLeducError, match=pattern):
             ckpt.load(tmp_path, config)
+
+
+def test_the_averaging_exponent_in_a_checkpoint_file(tmp_path):
+    """A checkpoint records the averaging exponent; a file without it (0.4.6 and before, t**2
+    averages) reads as gamma 2, and resuming it rescales the averages (sum s**3 / sum s**2);
+    an exponent that is not a finite number in [0, 8] is refused naming the file, before
+    anything is written."""
+    from teamleduc.solver import checkpoint as ckpt
+
+    config = get_config("tiny-team-leduc")
+    run = tmp_path / "run"
+    solve(config, "dcfr", max_iterations=50, time_limit=GUARD_SECONDS, out_dir=run,
+          refine_seconds=0, handle_sigint=False)  # fmt: skip
+    path = run / "checkpoint.npz"
+    with np.load(path) as z:
+        good = {k: z[k] for k in z.files}
+    assert float(ckpt.load(run, config).state["gamma"]) == 3.0
+    np.savez(path, **{k: v for k, v in good.items() if k != "alg/gamma"})
+    old = ckpt.load(run, config)
+    assert float(old.state["gamma"]) == 2.0
+    resumed = solve(config, None, resume=run, max_iterations=51, time_limit=GUARD_SECONDS,
+                    refine_seconds=0, handle_sigint=False)  # fmt: skip
+    assert resumed.iterations == 51
+    for bad, message in (
+        (np.array(100.0), "averaging exponent 100.0 is not in"),
+        (np.array(np.nan), "'gamma' holds non-finite values"),
+        (np.array([3.0, 3.0]), "'gamma' is float64 \\(2,\\)"),
+    ):
+        np.savez(path, **{**good, "alg/gamma": bad})
+        out = tmp_path / "out"
+        with pytest.raises(TeamLeducError, match=f"checkpoint .*checkpoint.npz.*{message}"):
+            solve(config, None, resume=run, max_iterations=51, time_limit=GUARD_SECONDS,
+                  out_dir=out, refine_seconds=0, handle_sigint=False)  # fmt: skip
+        assert not out.exists()
