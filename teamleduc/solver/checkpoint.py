@@ -258,7 +258,8 @@ MAX_GAMMA = 8.0
 
 def check_state(path, state: dict, expected: dict) -> None:
     """CheckpointError unless ``state`` has exactly the arrays of ``expected`` (an algorithm's
-    fresh ``state()``), with their shapes and finite values."""
+    fresh ``state()``), with their shapes and finite values, and a regret minimiser's averaging
+    exponent ``gamma`` in [0, :data:`MAX_GAMMA`]."""
     path = Path(path)
     if path.is_dir():
         path = path / CHECKPOINT_NAME
