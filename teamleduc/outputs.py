@@ -198,6 +198,19 @@ def _link_or_copy_file(src, dst) -> None:
 
 
 @contextlib.contextmanager
+def _naming(target: Path) -> Iterator[None]:
+    """Give an OSError raised while writing ``target`` the target's name when it has none: a
+    write that fills the disk says ``[Errno 28] No space left on device`` and no file, and
+    the user should learn which output it was."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename is None and e.errno is not None:
+            e.filename = str(target)
+        raise
+
+
+@contextlib.contextmanager
 def staged_folder(
     path: str | os.PathLike[str],
     overwrite: bool = False,
@@ -211,9 +224,10 @@ def staged_folder(
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     try:
-        follow_umask(tmp)
-        yield tmp
-        _swap_in(tmp, target)
+        with _naming(target):
+            follow_umask(tmp)
+            yield tmp
+            _swap_in(tmp, target)
     finally:
         remove(tmp)
 
@@ -244,7 +258,7 @@ def staged_file(
     applies."""
     target = check_target(path, overwrite, inputs=inputs)
     target.parent.mkdir(parents=True, exist_ok=True)
-    with _sibling_file(target) as tmp:
+    with _sibling_file(target) as tmp, _naming(target):
         yield tmp
         _swap_in(tmp, target)
 
@@ -256,7 +270,7 @@ def replaced_atomically(path: str | os.PathLike[str]) -> Iterator[Path]:
     or the new one, never a partial one; otherwise it is removed. For large files written
     as a stream (a checkpoint); :func:`write_bytes_atomic` for bytes in hand."""
     path = Path(path)
-    with _sibling_file(path) as tmp:
+    with _sibling_file(path) as tmp, _naming(path):
         yield tmp
         os.replace(tmp, path)
 

@@ -266,8 +266,27 @@ def test_a_failed_write_leaves_the_previous_run(tmp_path, capsys, monkeypatch):
     code, _, err = run(
         capsys, argv + ["--baselines", "uniform,aggressive", "--out", str(out), "--overwrite"]
     )
-    assert code == 2 and "No space left" in err
+    assert code == 2 and "No space left" in err and str(out) in err  # which output
     assert listing(out) == before and hidden(tmp_path) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs Linux's /dev/full")
+def test_a_full_disk_names_the_output(tmp_path):
+    """A write that fills the disk raises an OSError without a file name; the staging names
+    the output being written, and leaves nothing behind."""
+
+    def fill():
+        with open("/dev/full", "wb") as f:
+            f.write(b"x" * 100_000)
+
+    for stage, target in ((staged_folder, tmp_path / "out"), (staged_file, tmp_path / "a.zip")):
+        with pytest.raises(OSError) as e, stage(target):
+            fill()
+        assert e.value.errno == 28 and e.value.filename == str(target)
+        assert str(target) in str(e.value) and not target.exists() and hidden(tmp_path) == []
+    with pytest.raises(OSError) as e, staged_folder(tmp_path / "named"):
+        raise FileNotFoundError(2, "No such file or directory", "/elsewhere/input.csv")
+    assert e.value.filename == "/elsewhere/input.csv"  # a named error keeps its own name
 
 
 def test_one_file_is_replaced_whole_or_not_at_all(tmp_path):
