@@ -13,7 +13,10 @@ rate over the base's; the CPU seconds per iteration (the process's, all threads)
 beside them, the fairer figure on a busy machine at one thread. The same child then times
 :data:`TIMED` exact best responses of team B against team A's reach, as ``grade`` and
 ``best-response`` run them (:func:`teamleduc.dag.max_dp_levels`, serial, then the argmax walk
-:func:`teamleduc.dag.extract_pure`; the weights ``W`` are computed once, outside the timing).
+:func:`teamleduc.dag.extract_pure`; the weights ``W`` are computed once, outside the timing),
+and :data:`TIMED` exact measurements of the averages
+(:meth:`~teamleduc.solver.dag_cfr.RegretMinimizer.measure`, what each ``avg`` line of
+``solve`` costs).
 Rounds alternate base and tree :data:`ROUNDS` times, so that a load that comes and goes hits
 both.
 
@@ -66,8 +69,14 @@ for _ in range(int(sys.argv[4])):
     _, choice = max_dp_levels(d, W)
     extract_pure(d, choice=choice)
     br.append(time.perf_counter() - t0)
+measure = []
+for _ in range(int(sys.argv[4])):
+    t0 = time.perf_counter()
+    m.measure()
+    measure.append(time.perf_counter() - t0)
 import teamleduc
-print(json.dumps({"times": times, "cpu": cpu, "br": br, "file": teamleduc.__file__}))
+print(json.dumps({"times": times, "cpu": cpu, "br": br, "measure": measure,
+                  "file": teamleduc.__file__}))
 """
 
 
@@ -107,16 +116,17 @@ def run_child(where: pathlib.Path, script: str, args: list[str], **env: str) -> 
     return result
 
 
-def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[list, list, list]:
+def time_iterations(where: pathlib.Path, preset: str, threads: int) -> tuple[list, ...]:
     """Wall and CPU seconds of :data:`TIMED` single DCFR iterations of the package under
-    ``where``, and wall seconds of as many exact best responses."""
+    ``where``, and wall seconds of as many exact best responses and exact measurements of
+    the averages."""
     result = run_child(
         where,
         _CHILD,
         [preset, str(threads), str(SETTLE), str(TIMED)],
         NUMBA_NUM_THREADS=str(max(threads, 1)),
     )
-    return result["times"], result["cpu"], result["br"]
+    return result["times"], result["cpu"], result["br"], result["measure"]
 
 
 def main() -> None:
@@ -132,19 +142,19 @@ def main() -> None:
         f"{'preset':<16} {'threads':>7} {'base it/s':>10} {'tree it/s':>10} {'ratio':>6}"
         f" {'base CPU s/it':>14} {'tree CPU s/it':>14} {'CPU ratio':>9}"
     )
-    responses = []
+    responses, measures = [], []
     with tempfile.TemporaryDirectory() as tmp:
         old = export_revision(base, pathlib.Path(tmp))
         for preset in presets:
             for n in threads:
                 if n > cores:
                     continue
-                a, b, ca, cb, bra, brb = [], [], [], [], [], []
+                a, b, ca, cb, bra, brb, ma, mb = [], [], [], [], [], [], [], []
                 for _ in range(rounds):
-                    wall, cpu, br = time_iterations(old, preset, n)
-                    a, ca, bra = a + wall, ca + cpu, bra + br
-                    wall, cpu, br = time_iterations(ROOT, preset, n)
-                    b, cb, brb = b + wall, cb + cpu, brb + br
+                    wall, cpu, br, me = time_iterations(old, preset, n)
+                    a, ca, bra, ma = a + wall, ca + cpu, bra + br, ma + me
+                    wall, cpu, br, me = time_iterations(ROOT, preset, n)
+                    b, cb, brb, mb = b + wall, cb + cpu, brb + br, mb + me
                 ra, rb = 1 / statistics.median(a), 1 / statistics.median(b)
                 xa, xb = statistics.median(ca), statistics.median(cb)
                 print(
@@ -152,10 +162,16 @@ def main() -> None:
                     f" {xa:>14.4f} {xb:>14.4f} {xa / xb:>8.2f}x"
                 )
                 responses.append((preset, n, statistics.median(bra), statistics.median(brb)))
+                measures.append((preset, n, statistics.median(ma), statistics.median(mb)))
     print()
     print("exact team best response (team B against A's reach: max DP, serial, and argmax walk)")
     print(f"{'preset':<16} {'threads':>7} {'base s':>10} {'tree s':>10} {'ratio':>6}")
     for preset, n, sa, sb in responses:
+        print(f"{preset:<16} {n:>7} {sa:>10.4f} {sb:>10.4f} {sa / sb:>5.2f}x")
+    print()
+    print("exact measurement of the averages (RegretMinimizer.measure: an `avg` line of solve)")
+    print(f"{'preset':<16} {'threads':>7} {'base s':>10} {'tree s':>10} {'ratio':>6}")
+    for preset, n, sa, sb in measures:
         print(f"{preset:<16} {n:>7} {sa:>10.4f} {sb:>10.4f} {sa / sb:>5.2f}x")
 
 

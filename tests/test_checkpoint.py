@@ -58,7 +58,8 @@ def test_the_averaging_exponent_in_a_checkpoint_file(tmp_path):
     with np.load(path) as z:
         good = {k: z[k] for k in z.files}
     assert float(ckpt.load(run, config).state["gamma"]) == 3.0
-    np.savez(path, **{k: v for k, v in good.items() if k != "alg/gamma"})
+    before_048 = ("alg/gamma", "alg/rsum0", "alg/rsum1")  # 0.4.6 had neither
+    np.savez(path, **{k: v for k, v in good.items() if k not in before_048})
     old = ckpt.load(run, config)
     assert float(old.state["gamma"]) == 2.0
     resumed = solve(config, None, resume=run, max_iterations=51, time_limit=GUARD_SECONDS,
@@ -73,5 +74,35 @@ def test_the_averaging_exponent_in_a_checkpoint_file(tmp_path):
         out = tmp_path / "out"
         with pytest.raises(TeamLeducError, match=f"checkpoint .*checkpoint.npz.*{message}"):
             solve(config, None, resume=run, max_iterations=51, time_limit=GUARD_SECONDS,
+                  out_dir=out, refine_seconds=0, handle_sigint=False)  # fmt: skip
+        assert not out.exists()
+
+
+def test_the_reach_sums_in_a_checkpoint_file(tmp_path):
+    """A checkpoint keeps the sums of the iterates' terminal reaches (``alg/rsum0``,
+    ``alg/rsum1``); a file of 0.4.7 without them resumes (they are rebuilt from the
+    cumulative strategies); sums that are negative or not the reach of the cumulative
+    strategy are refused naming the file, before anything is written."""
+    config = get_config("tiny-team-leduc")
+    run = tmp_path / "run"
+    solve(config, "dcfr", max_iterations=30, time_limit=GUARD_SECONDS, out_dir=run,
+          refine_seconds=0, handle_sigint=False)  # fmt: skip
+    path = run / "checkpoint.npz"
+    with np.load(path) as z:
+        good = {k: z[k] for k in z.files}
+    assert good["alg/rsum0"].shape == good["alg/rsum1"].shape and good["alg/rsum0"].max() > 0
+    np.savez(path, **{k: v for k, v in good.items() if not k.startswith("alg/rsum")})
+    resumed = solve(config, None, resume=run, max_iterations=31, time_limit=GUARD_SECONDS,
+                    refine_seconds=0, handle_sigint=False)  # fmt: skip
+    assert resumed.iterations == 31
+    for bad, message in (
+        (-good["alg/rsum0"], "'rsum0' holds negative values"),
+        (good["alg/rsum0"] * 2, "rsum0 .*is not the reach of its cumulative strategy cum0"),
+        (good["alg/rsum0"][:1], "'rsum0' is float64 \\(1, "),
+    ):
+        np.savez(path, **{**good, "alg/rsum0": bad})
+        out = tmp_path / "out"
+        with pytest.raises(TeamLeducError, match=f"checkpoint .*checkpoint.npz.*{message}"):
+            solve(config, None, resume=run, max_iterations=31, time_limit=GUARD_SECONDS,
                   out_dir=out, refine_seconds=0, handle_sigint=False)  # fmt: skip
         assert not out.exists()

@@ -36,3 +36,61 @@ def test_discounting_factors():
     pos, neg = dcfr().factors(4)
     assert pos == pytest.approx(8 / 9) and neg == pytest.approx(0.5)
     assert dcfr().weight(3) == 9.0
+
+
+@pytest.mark.parametrize("method", ["dcfr", "cfr+", "pcfr+"])
+@pytest.mark.parametrize("preset", ["kuhn", "leduc", "tiny-team-leduc"])
+def test_the_average_reach_is_the_reach_of_the_average_strategy(method, preset):
+    """The measured average's terminal reach is the weighted mean of the iterates' reaches
+    (kept in float64 as the run goes): the reach of the behavioural strategy of the
+    cumulative strategy, to its float32 rounding; a valid reach (non-negative, each team's
+    deal marginals summing to the chance probability of the deal at every public line)."""
+    from teamleduc.solver.dag_cfr import VARIANTS, RegretMinimizer
+
+    rm = RegretMinimizer(get_config(preset), VARIANTS[method])
+    np.testing.assert_array_equal(rm.average_reach(0), rm.reach[0])  # t = 0: the iterate
+    weights = 0.0
+    sums = [np.zeros_like(r) for r in rm.reach]
+    for t in range(1, 41):
+        rm.iterate(1)
+        w = rm.discounting.weight(t)
+        weights += w
+        for k in (0, 1):
+            sums[k] += w * rm.reach[k]  # the iterate's own reach, recomputed by the test
+    assert rm.weight_sum == weights
+    for k in (0, 1):
+        got = rm.average_reach(k)
+        np.testing.assert_allclose(got, sums[k] / weights, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(got, rm._reach_of_cum(k), rtol=0, atol=2e-6)
+        assert got.min() >= 0.0
+    m = rm.measure()
+    assert m.lower <= m.upper + 1e-12
+
+
+def test_measure_uses_the_reach_sums_and_they_are_checkpointed():
+    """``measure`` reads the average's reach from the reach sums, which the state keeps, so a
+    resumed run measures the same bounds bit for bit; state without them (a checkpoint from
+    before 0.4.8) rebuilds them from the cumulative strategy; sums that are not the reach of
+    the cumulative strategy are refused."""
+    from teamleduc.solver.dag_cfr import VARIANTS, RegretMinimizer
+
+    config = get_config("tiny-team-leduc")
+    rm = RegretMinimizer(config, VARIANTS["dcfr"])
+    rm.iterate(30)
+    state = {k: np.array(v, copy=True) for k, v in rm.state().items()}
+    again = RegretMinimizer(config, VARIANTS["dcfr"])
+    again.load_state(state)
+    for k in (0, 1):
+        np.testing.assert_array_equal(again.reach_sum[k], rm.reach_sum[k])
+    rm.iterate(5)
+    again.iterate(5)
+    a, b = rm.measure(), again.measure()
+    assert (a.lower, a.upper) == (b.lower, b.upper)
+    old = RegretMinimizer(config, VARIANTS["dcfr"])
+    old.load_state({k: v for k, v in state.items() if not k.startswith("rsum")})
+    for k in (0, 1):
+        w = old.weight_sum
+        np.testing.assert_allclose(old.reach_sum[k] / w, state[f"rsum{k}"] / w, atol=2e-6)
+    for bad in (state["rsum0"] * 1.5, state["rsum0"][::-1].copy()):
+        with pytest.raises(ValueError, match="rsum0 .*not the reach of its cumulative"):
+            RegretMinimizer(config, VARIANTS["dcfr"]).load_state({**state, "rsum0": bad})

@@ -255,19 +255,31 @@ def _reason(e: Exception) -> str:
 #: the largest averaging exponent a checkpoint may record (the solver's is 3)
 MAX_GAMMA = 8.0
 
+#: a regret minimiser's arrays that a checkpoint from before 0.4.8 lacks: the sums of the
+#: iterates' terminal reaches (``RegretMinimizer.load_state`` rebuilds them from ``cum``)
+OPTIONAL_STATE = {"rsum0", "rsum1"}
+
+
+def file_of(path) -> Path:
+    """The checkpoint file of ``path``: the path itself, or a run folder's ``checkpoint.npz``."""
+    path = Path(path)
+    return path / CHECKPOINT_NAME if path.is_dir() else path
+
 
 def check_state(path, state: dict, expected: dict) -> None:
     """CheckpointError unless ``state`` has exactly the arrays of ``expected`` (an algorithm's
-    fresh ``state()``), with their shapes and finite values, and a regret minimiser's averaging
-    exponent ``gamma`` in [0, :data:`MAX_GAMMA`]."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / CHECKPOINT_NAME
+    fresh ``state()``; a regret minimiser's may lack :data:`OPTIONAL_STATE`), with their
+    shapes and finite values, a regret minimiser's averaging exponent ``gamma`` in [0,
+    :data:`MAX_GAMMA`] and its reach sums non-negative."""
+    path = file_of(path)
     bad = f"cannot resume from checkpoint {path}: the algorithm's state"
-    if set(state) != set(expected):
-        missing = sorted(set(expected) - set(state)) or sorted(set(state) - set(expected))
+    needed = set(expected) - (OPTIONAL_STATE if "cum0" in expected else set())
+    if not needed <= set(state) <= set(expected):
+        missing = sorted(needed - set(state)) or sorted(set(state) - set(expected))
         raise CheckpointError(f"{bad} does not match the method (array {missing[0]!r})")
     for name, want in expected.items():
+        if name not in state:
+            continue
         got = state[name]
         if got.shape != np.shape(want) or got.dtype.kind not in "iuf":
             raise CheckpointError(
@@ -276,6 +288,8 @@ def check_state(path, state: dict, expected: dict) -> None:
             )
         if got.dtype.kind == "f" and not np.isfinite(got).all():
             raise CheckpointError(f"{bad}: array {name!r} holds non-finite values")
+        if name in OPTIONAL_STATE and got.size and not got.min() >= 0.0:
+            raise CheckpointError(f"{bad}: array {name!r} holds negative values")
         if name == "gamma" and not 0.0 <= float(got) <= MAX_GAMMA:
             raise CheckpointError(
                 f"{bad}: averaging exponent {float(got)!r} is not in [0, {MAX_GAMMA:g}]"

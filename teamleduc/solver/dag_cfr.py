@@ -117,6 +117,12 @@ def pcfr_plus(gamma: float = 2.0) -> Discounting:
     return Discounting(math.inf, -math.inf, gamma, True)
 
 
+#: how far (absolute, in probability) a checkpoint's average terminal reach may be from the
+#: reach of its float32 cumulative strategy after t iterations: ``1e-4 + t * 2**-20``. The two
+#: differ by the float32 rounding of the cumulative strategies, which grows with t (about
+#: 1e-7 to 5e-7 after 500 to 3,000 iterations of leduc, tiny-team-leduc and team-leduc-2025)
+REACH_SUM_TOLERANCE = (1e-4, 2.0**-20)
+
 #: method name -> Discounting (the names ``solve`` accepts for this module)
 VARIANTS = {"cfr+": cfr_plus(), "dcfr": dcfr(gamma=SOLVER_DCFR_GAMMA), "pcfr+": pcfr_plus()}
 
@@ -126,7 +132,13 @@ class RegretMinimizer:
 
     State (per team k): ``reg[k]``, ``cum[k]``, ``sigma[k]`` (and ``last[k]`` when
     predictive), one entry per DAG row; ``reach[k]`` (Z, X) terminal reach of the current
-    strategy. ``t`` counts completed iterations.
+    strategy; ``reach_sum[k]`` (Z, X) the sum of the iterates' terminal reaches, each weighed
+    as its flow is in ``cum[k]``. ``t`` counts completed iterations.
+
+    The average's terminal reach is ``reach_sum / (sum of the weights)``: reach is linear in
+    the flow, so this is the reach of the average strategy, kept in float64 at the cost of one
+    (Z, X) update per iteration, where recomputing it from ``cum`` costs a normalisation and a
+    flow pass over every row (most of an exact measurement's time on team-leduc).
     """
 
     def __init__(self, config, discounting: Discounting, name: str = "dag-cfr"):
@@ -136,7 +148,8 @@ class RegretMinimizer:
         g = self.game
         self.t = 0
         self.reg, self.cum, self.sigma, self.last = [], [], [], []
-        self.reach = []
+        self.reach, self.reach_sum = [], []
+        self.weight_sum = 0.0  # sum of the weights of iterations 1..t
         # values and flows: scratch of every pass, (N + 1, B + 1) float64 per team (179 MB
         # each on team-leduc), allocated on first use and dropped by release_scratch()
         self._scratch = None
@@ -147,6 +160,7 @@ class RegretMinimizer:
             self.last.append(np.zeros(d.num_rows if discounting.predictive else 0, ROW_DTYPE))
         for k, d in enumerate(g.dags):
             self.reach.append(flows(d, self.sigma[k], self.F[k]))
+            self.reach_sum.append(np.zeros_like(self.reach[k]))
 
     @property
     def V(self) -> list[np.ndarray]:
@@ -181,6 +195,7 @@ class RegretMinimizer:
             self.t += 1
             pos_f, neg_f = disc.factors(self.t)
             w = disc.weight(self.t)
+            self.weight_sum += w
             for k, d in enumerate(g.dags):
                 cfr_update(
                     g,
@@ -195,15 +210,22 @@ class RegretMinimizer:
                     disc.predictive,
                 )
                 self.reach[k] = flows(d, self.sigma[k], self.F[k], self.cum[k], w)
+                self.reach_sum[k] += w * self.reach[k]
 
     def average_sigma(self, team: int) -> np.ndarray:
         """The average behavioural DAG strategy of ``team`` (a copy)."""
         return normalize(self.game.dags[team], self.cum[team])
 
     def average_reach(self, team: int) -> np.ndarray:
-        """(Z, X) terminal reach of the average strategy (uses the team's flow scratch)."""
+        """(Z, X) terminal reach of the average strategy: the weighted mean of the iterates'
+        reaches (a new array)."""
         if self.t == 0:
             return self.reach[team].copy()
+        return self.reach_sum[team] / self.weight_sum
+
+    def _reach_of_cum(self, team: int) -> np.ndarray:
+        """(Z, X) terminal reach of the behavioural strategy of ``cum[team]`` (uses the team's
+        flow scratch): the average's reach as the float32 cumulative strategy holds it."""
         return flows(self.game.dags[team], self.average_sigma(team), self.F[team])
 
     def measure(self, elapsed: float = 0.0, candidates: Candidates | None = None) -> Measurement:
@@ -249,6 +271,7 @@ class RegretMinimizer:
             out[f"reg{k}"] = self.reg[k]
             out[f"cum{k}"] = self.cum[k]
             out[f"last{k}"] = self.last[k]
+            out[f"rsum{k}"] = self.reach_sum[k]
         return out
 
     def load_state(self, state) -> None:
@@ -267,7 +290,11 @@ class RegretMinimizer:
                     )
                 arr[k][...] = a
         self.t = int(state["t"])
+        self.weight_sum = 0.0
+        for i in range(1, self.t + 1):  # as iterate() sums them, so a resume is exact
+            self.weight_sum += self.discounting.weight(i)
         saved = float(state.get("gamma", self.discounting.gamma))
+        scale = 1.0
         if saved != self.discounting.gamma and self.t > 0:
             # averages made with another exponent (a checkpoint from before 0.4.7: t**2) go
             # on with this one: scaled to this exponent's total weight, so that the next
@@ -280,3 +307,28 @@ class RegretMinimizer:
         for k, d in enumerate(g.dags):
             self.sigma[k][...] = match_regrets(d, self.reg[k], self.last[k], pred)
             self.reach[k] = flows(d, self.sigma[k], self.F[k])
+        for k in (0, 1):
+            self.reach_sum[k][...] = self._loaded_reach_sum(state, k, scale)
+
+    def _loaded_reach_sum(self, state, k: int, scale: float) -> np.ndarray:
+        """Team ``k``'s ``reach_sum`` from a checkpoint's ``state``: its ``rsum`` array, which
+        must agree with the reach of its cumulative strategy to :data:`REACH_SUM_TOLERANCE`
+        (else ValueError: the file was altered), or, in a checkpoint from before 0.4.8,
+        rebuilt from the cumulative strategy."""
+        if self.t == 0:
+            return np.zeros_like(self.reach[k])
+        of_cum = self._reach_of_cum(k)
+        if f"rsum{k}" not in state:
+            return of_cum * self.weight_sum
+        rsum = np.asarray(state[f"rsum{k}"], dtype=np.float64) * scale
+        if rsum.shape != of_cum.shape:
+            raise ValueError(
+                f"checkpoint array rsum{k} has shape {rsum.shape}, expected {of_cum.shape}"
+            )
+        off = float(np.max(np.abs(rsum / self.weight_sum - of_cum), initial=0.0))
+        if not off <= REACH_SUM_TOLERANCE[0] + self.t * REACH_SUM_TOLERANCE[1]:
+            raise ValueError(
+                f"checkpoint array rsum{k} (the average's terminal reach) is not the reach of "
+                f"its cumulative strategy cum{k} (they differ by {off:.3g}; the file was altered)"
+            )
+        return rsum

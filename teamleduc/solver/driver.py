@@ -20,7 +20,7 @@ from pathlib import Path
 from ..config import GameConfig, get_config
 from ..outputs import staged_folder
 from .candidates import Candidates
-from .checkpoint import check_state
+from .checkpoint import CheckpointError, check_state, file_of
 from .measurement import Measurement
 from .methods import DEFAULT_METHOD, make_algorithm
 from .plan import SolvePlan, plan_solve
@@ -146,7 +146,12 @@ def _run(plan: SolvePlan) -> SolveResult:
     alg = make_algorithm(plan.method, plan.config, candidates if prev else None)
     if prev is not None:
         check_state(plan.resume, prev.state, alg.state())
-        alg.load_state(prev.state, prev.iterations)
+        try:
+            alg.load_state(prev.state, prev.iterations)
+        except ValueError as e:  # what only the loaded algorithm can check
+            raise CheckpointError(
+                f"cannot resume from checkpoint {file_of(plan.resume)}: {e}"
+            ) from None
     stop = StopFlag(plan.handle_sigint)
     run = SolveSession(plan, alg, candidates, t0, stop)
     with stop:
