@@ -131,7 +131,13 @@ def _terminals(tree: PublicTree) -> np.ndarray:
 # --------------------------------------------------------------------------- team reach
 
 
-def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) -> np.ndarray:
+def team_reach(
+    tree: PublicTree,
+    submission,
+    seats,
+    threads: int | None = None,
+    out: np.ndarray | None = None,
+) -> np.ndarray:
     """(Z, R**len(seats)) correlated reach of the team ``seats`` played by ``submission``.
 
     ``T[z, x] = sum_j p_j prod_{i in seats} R_i^j[z, x_i]`` with x the members' ranks as one
@@ -139,7 +145,9 @@ def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) 
     ``strategies`` {seat: (K, n, 3)}. Cost: one tree pass per seat and signal, on ``threads``
     threads (default: :data:`THREADS` if set, else :func:`teamleduc.files.threads.threads_to_use`,
     on trees of at least :data:`THREADED_NODES` nodes; one thread on smaller ones), the
-    signals added up in their order (the same bits on any number of threads).
+    signals added up in their order (the same bits on any number of threads). With ``out``
+    (float64 of that shape) the signals are added to it and it is returned: the signals of
+    one mixture given in consecutive parts then sum to the same bits as given at once.
     """
     seats = tuple(int(s) for s in seats)
     missing = [s for s in seats if s not in submission.strategies]
@@ -150,7 +158,11 @@ def team_reach(tree: PublicTree, submission, seats, threads: int | None = None) 
         )
     R = tree.config.num_ranks
     Z = len(tree.terminals)
-    out = np.zeros((Z, R ** len(seats)))
+    shape = (Z, R ** len(seats))
+    if out is None:
+        out = np.zeros(shape)
+    elif out.shape != shape or out.dtype != np.float64 or not out.flags.c_contiguous:
+        raise ValueError(f"team_reach: out must be C-contiguous float64 {shape}")
     digits = np.indices((R,) * len(seats)).reshape(len(seats), -1).T.copy()  # (R**k, k)
     probs = np.asarray(submission.probs, dtype=np.float64).tolist()
     local = threading.local()  # each thread's (N, R) scratch for the tree pass
