@@ -165,6 +165,56 @@ def test_team_reach_is_the_same_bits_on_any_number_of_threads():
         team_reach(tree, bad, (0, 2), threads=3)
 
 
+def test_team_reach_in_parts_is_the_same_bits_as_at_once():
+    """Signals given in consecutive parts and added to one ``out`` sum to the bits of one call
+    over all of them (what :func:`teamleduc.solver.export.guaranteed_value` relies on); an
+    ``out`` of another shape or type is refused."""
+    from types import SimpleNamespace
+
+    config = get_config("small-team-leduc")
+    tree = build_tree(config)
+    strats = random_strategies(tree, (0, 2), 7, np.random.default_rng(3))
+    probs = np.random.default_rng(4).dirichlet(np.ones(7))
+    whole = team_reach(tree, Submission(np.arange(7), probs, (0, 2), strats), (0, 2))
+    for cut in ([3], [1, 2, 6], [5]):
+        out = np.zeros_like(whole)
+        for lo, hi in zip([0, *cut], [*cut, 7]):
+            part = SimpleNamespace(
+                probs=probs[lo:hi], strategies={s: strats[s][lo:hi] for s in (0, 2)}
+            )
+            assert team_reach(tree, part, (0, 2), threads=2, out=out) is out
+        np.testing.assert_array_equal(out, whole)
+    for bad in (np.zeros((3, 9)), np.zeros(whole.shape, np.float32), np.zeros(whole.T.shape).T):
+        with pytest.raises(ValueError, match="out must be C-contiguous float64"):
+            team_reach(tree, Submission(np.arange(7), probs, (0, 2), strats), (0, 2), out=bad)
+
+
+def test_guaranteed_value_is_that_of_the_whole_mixture():
+    """The solver's exact bound of a mixture, summed a few signals at a time, equals the other
+    team's exact best response to the reach of the whole mixture at once, to the last bit."""
+    from teamleduc.dag import best_values
+    from teamleduc.solver.dag_cfr import VARIANTS, RegretMinimizer
+    from teamleduc.solver.export import guaranteed_value
+    from teamleduc.solver.stratify import stratified_mixture
+
+    rm = RegretMinimizer(get_config("small-team-leduc"), VARIANTS["dcfr"])
+    rm.iterate(20)
+    g = rm.game
+    for team in (0, 1):
+        mix = stratified_mixture(g, team, rm.average_sigma(team), 9)
+        built = [item.strategies() for item in mix.items]
+        seats = g.dags[team].seats
+        whole = Submission(
+            np.arange(len(built)),
+            np.asarray(mix.weights, dtype=np.float64),
+            seats,
+            {s: np.stack([b[s] for b in built]) for s in seats},
+        )
+        T = team_reach(g.tree, whole, seats, threads=1)
+        v = best_values(g, 1 - team, T, g.dags[1 - team].new_values())
+        assert guaranteed_value(g, mix) == (-v if team == 0 else v)
+
+
 def test_team_reach_threads_only_on_big_trees(monkeypatch):
     """Below THREADED_NODES (or with one signal) the passes run here, in order; THREADS, set
     by grading's workers, is the default count on big trees."""
