@@ -56,7 +56,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import PRESETS, GameConfig, require_config
-from .errors import TeamLeducError
+from .errors import ArgumentValueError, TeamLeducError
 from .files.model import Submission
 from .files.writing import write_submission
 from .infosets import infoset_tables
@@ -79,8 +79,8 @@ PREFIX = "baseline:"
 
 
 def parse_baseline(name: str) -> tuple[str, int]:
-    """``(kind, seed)`` of a baseline name, with or without :data:`PREFIX`; TeamLeducError if
-    it is not one."""
+    """``(kind, seed)`` of a baseline name, with or without :data:`PREFIX`;
+    :class:`~teamleduc.errors.ArgumentValueError` (a TeamLeducError) if it is not one."""
     text = str(name).strip().lower()
     if text.startswith(PREFIX):
         text = text[len(PREFIX) :].strip()
@@ -91,13 +91,13 @@ def parse_baseline(name: str) -> tuple[str, int]:
     if m:
         n = int(m.group(1))
         if not 1 <= n <= MAX_CFR_ITERATIONS:
-            raise TeamLeducError(
+            raise ArgumentValueError(
                 f"baseline {name!r}: cfr:N needs 1 <= N <= {MAX_CFR_ITERATIONS:,} iterations"
             )
         return "cfr", n
     if text in BASELINES or text in RLCARD_BASELINES:
         return text, 0
-    raise TeamLeducError(
+    raise ArgumentValueError(
         f"unknown baseline {name!r}; baselines: {', '.join(BASELINES)} "
         f"({', '.join(RLCARD_BASELINES)} on rlcard-leduc) "
         "(random-pure takes a seed as random-pure:SEED), cfr:N (the solver after N iterations)"
@@ -142,7 +142,7 @@ def _rlcard_agent(kind: str, tree: PublicTree, table) -> np.ndarray:
     ``raise`` is our ``r`` and ``fold`` our ``f`` (always legal in RLCard's Leduc)."""
     config = tree.config
     if not plays_rlcard_rules(config):
-        raise TeamLeducError(
+        raise ArgumentValueError(
             f"baseline {kind} is RLCard's LeducHoldemRuleAgent{kind[-2:].upper()}: it reads "
             f"RLCard's state and plays only RLCard's Leduc (--preset rlcard-leduc), not "
             f"{config.name}; on {config.name} use aggressive or cautious"

@@ -337,7 +337,12 @@ def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None)
 def check_spec(spec, what: str):
     """``spec`` if it can name a submission (a path, a baseline name, an Entrant or NamedPath,
     a loaded submission); ArgumentTypeError naming ``what`` otherwise (None, a number, a dict),
-    instead of a message from ``pathlib`` that names no argument."""
+    instead of a message from ``pathlib`` that names no argument; ArgumentValueError for an
+    empty path, which would be read as the current folder."""
+    if isinstance(spec, (str, os.PathLike)) and not os.fspath(spec):
+        raise ArgumentValueError(
+            f"{what} is empty: give a submission path, a baseline name or a loaded Submission"
+        )
     if isinstance(spec, (str, os.PathLike, Entrant, NamedPath)) or hasattr(spec, "strategies"):
         return spec
     raise ArgumentTypeError(

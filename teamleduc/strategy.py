@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from .arguments import check_flag, check_path, excerpt
 from .config import GameConfig, get_config
 from .errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from .files.model import Submission, describe_values, real_array, value_problems, whole_teams
@@ -197,12 +198,15 @@ def _from_function(policy: Callable, table: InfosetTable) -> np.ndarray:
         out = None
     if out is None or out.shape != (table.size, 3):
         for i, r in enumerate(rows):  # the error path only: find the first bad return value
+            error = ArgumentValueError
             try:
                 ok = real_array(r, "").shape == (3,)
-            except (TypeError, ValueError):
+            except TypeError:  # strings, complex numbers, None
+                ok, error = False, ArgumentTypeError
+            except ValueError:
                 ok = False
             if not ok:
-                raise TeamLeducError(
+                raise error(
                     f"the policy returned {r!r} at {table.strings[i]}; "
                     "expected three numbers (p_c, p_r, p_f)"
                 )
@@ -226,7 +230,7 @@ def _from_mapping(
     where = _all_strings(config).get_indexer(pd.Index(keys, dtype=object))
     unknown = np.flatnonzero(where < 0)
     if unknown.size:
-        raise TeamLeducError(
+        raise ArgumentValueError(
             f"{unknown.size:,} key(s) are not information sets of {config.name}, "
             f"e.g. {keys[int(unknown[0])]!r}"
         )
@@ -260,7 +264,7 @@ def _seat_rows(config: GameConfig, seat: int, table) -> tuple[np.ndarray, bool]:
         where = pd.Index(t.strings, dtype=object).get_indexer(pd.Index(keys, dtype=object))
         if (where < 0).any():
             key = keys[int(np.argmax(where < 0))]
-            raise TeamLeducError(
+            raise ArgumentValueError(
                 f"{key!r} is not an information set of player_{seat + 1} in {config.name}"
             )
         values = real_array(list(table.values()), what)
@@ -275,7 +279,7 @@ def _seat_rows(config: GameConfig, seat: int, table) -> tuple[np.ndarray, bool]:
         raise ArgumentTypeError(f"{what}: expected an (n, 3) array, not {table!r}"[:200])
     out = real_array(table, what)
     if out.shape != (t.size, 3):
-        raise TeamLeducError(
+        raise ArgumentValueError(
             f"{what}: shape {out.shape}; expected ({t.size}, 3) for {config.name} (one row "
             "per information set, columns c, r, f)"
         )
@@ -298,7 +302,7 @@ def _signal_rows(policy, config: GameConfig, seats: tuple[int, ...] | None) -> _
     if isinstance(policy, pd.DataFrame):
         absent = [c for c in ["infoset", *_COLUMNS] if c not in policy.columns]
         if absent:
-            raise TeamLeducError(f"the DataFrame has no column(s) {', '.join(absent)}")
+            raise ArgumentValueError(f"the DataFrame has no column(s) {', '.join(absent)}")
         if policy.columns.duplicated().any():
             raise ArgumentValueError("the DataFrame has a column name twice")
         values = real_array(policy[_COLUMNS].to_numpy(), "the DataFrame's p_c, p_r, p_f")
@@ -316,7 +320,7 @@ def _signal_rows(policy, config: GameConfig, seats: tuple[int, ...] | None) -> _
                 seats = tuple(sorted(given))
             missing = [s + 1 for s in seats if s not in given]
             if missing:
-                raise TeamLeducError(
+                raise ArgumentValueError(
                     f"no table for seat {missing[0]} (the keys are seats 1..{config.num_seats} "
                     "or player_1..)"
                 )
@@ -331,7 +335,7 @@ def _signal_rows(policy, config: GameConfig, seats: tuple[int, ...] | None) -> _
                 )
             rows = _from_mapping(keys, values, config, seats or every)
             return _Signal(rows, False, frozenset(rows))
-    raise TeamLeducError(
+    raise ArgumentTypeError(
         "a policy is a function (infoset, legal) -> (p_c, p_r, p_f), a mapping from "
         "information-set strings to probabilities, a DataFrame with columns infoset, p_c, p_r, "
         f"p_f, or a mapping from seats 1..S to tables; got {type(policy).__name__}"
@@ -348,7 +352,7 @@ def _exact_rows(signal: _Signal, config: GameConfig, missing: str, name: str) ->
         absent = np.isnan(a).all(axis=1) if s in signal.gaps else np.zeros(t.size, bool)
         if absent.any():
             if missing != "uniform":
-                raise TeamLeducError(
+                raise ArgumentValueError(
                     f"{name}seat {s + 1}: {int(absent.sum()):,} of {t.size:,} information "
                     f"sets have no probabilities, e.g. {t.strings[int(np.argmax(absent))]} "
                     "(pass missing='uniform' to play uniformly there)"
@@ -358,7 +362,7 @@ def _exact_rows(signal: _Signal, config: GameConfig, missing: str, name: str) ->
         if bad.size:
             i = int(bad[0])
             more = f" ({bad.size - 1:,} more rows of seat {s + 1} too)" if bad.size > 1 else ""
-            raise TeamLeducError(
+            raise ArgumentValueError(
                 f"{name}seat {s + 1}, line {i + 1}, {t.strings[i]} (legal {t.legal_strings[i]}):"
                 f" {describe_values(a[i], t.legal[i], 'crf')}{more}"
             )
@@ -380,7 +384,9 @@ def _renormalised_rows(
         a, legal = arrays[s], tables[s].legal
         given = ~np.isnan(a).any(axis=1)
         if (a[given] < 0).any() or not np.isfinite(a[given]).all():
-            raise TeamLeducError(f"policy of player_{s + 1}: probabilities must be >= 0 and finite")
+            raise ArgumentValueError(
+                f"policy of player_{s + 1}: probabilities must be >= 0 and finite"
+            )
         a = np.where(legal, np.nan_to_num(a), 0.0)
         total = a.sum(axis=1, keepdims=True)
         empty = (total[:, 0] <= 0) | ~given
@@ -395,8 +401,19 @@ def _signal_weights(weights, n: int, what: str) -> np.ndarray:
     if probs.size != n:
         raise ArgumentValueError(f"{what}: {probs.size} probabilities for {n} signals")
     if not np.isfinite(probs).all() or (probs < 0).any() or abs(probs.sum() - 1) > 1e-6:
-        raise TeamLeducError(f"{what} {probs.tolist()} must be non-negative and sum to 1")
+        raise ArgumentValueError(f"{what} {probs.tolist()} must be non-negative and sum to 1")
     return probs
+
+
+def check_missing(missing: object) -> str:
+    """``missing`` if it is ``"error"`` or ``"uniform"``; else the error naming ``missing``."""
+    if not isinstance(missing, str):
+        raise ArgumentTypeError(
+            f"missing must be 'error' or 'uniform', not {type(missing).__name__} {missing!r}"[:200]
+        )
+    if missing not in ("error", "uniform"):
+        raise ArgumentValueError(f"missing={excerpt(missing)}: use 'error' or 'uniform'")
+    return missing
 
 
 def submission_from_policy(
@@ -419,8 +436,7 @@ def submission_from_policy(
     teams the policy names, and every signal must name the same seats. ``weights_name``
     names the weights in messages.
     """
-    if missing not in ("error", "uniform"):
-        raise TeamLeducError(f"missing={missing!r}: use 'error' or 'uniform'")
+    check_missing(missing)
     several = isinstance(policy, (list, tuple))
     policies = list(policy) if several else [policy]
     if not policies:
@@ -435,7 +451,7 @@ def submission_from_policy(
         ]
     else:
         if len({frozenset(p.rows) for p in per_signal if p.by_seat}) > 1:
-            raise TeamLeducError("every signal of the policy must give the same seats")
+            raise ArgumentValueError("every signal of the policy must give the same seats")
         if chosen is None:
             played = set().union(*[set(p.rows) for p in per_signal])
             chosen = tuple(sorted({s for t in config.teams if played & set(t) for s in t}))
@@ -449,7 +465,7 @@ def submission_from_policy(
     if fill is not None:
         problems = sub.problems(config)
         if problems:
-            raise TeamLeducError("invalid policy: " + "; ".join(problems))
+            raise ArgumentValueError("invalid policy: " + "; ".join(problems))
     return sub
 
 
@@ -477,13 +493,19 @@ def build_submission(
     out : if given, write the submission there (a folder, or a zip if it ends in ``.zip``).
     overwrite : replace ``out`` if it exists.
 
-    Raises :class:`~teamleduc.errors.TeamLeducError` naming the first bad row (seat, line,
-    information set and what is wrong) or the first missing information set.
+    Raises :class:`~teamleduc.errors.ArgumentValueError` (a TeamLeducError and a ValueError)
+    naming the first bad row (seat, line, information set and what is wrong) or the first
+    missing information set; :class:`~teamleduc.errors.ArgumentTypeError` for a policy or an
+    argument of the wrong type.
     """
     config = get_config(config)
     chosen = seats_of(config, seats)
-    if out is not None and not isinstance(out, (str, os.PathLike)):
-        raise ArgumentTypeError(f"out: a path (str or os.PathLike), not {type(out).__name__}")
+    if out is not None:  # before the (long) building: nothing is built for a bad target
+        if not isinstance(out, (str, os.PathLike)):
+            raise ArgumentTypeError(f"out: a path (str or os.PathLike), not {type(out).__name__}")
+        check_path(out, "out")
+    check_flag(overwrite, "overwrite")
+    check_missing(missing)
     sub = submission_from_policy(policy, config, seats=chosen, weights=weights, missing=missing)
     if out is not None:
         write_converted(sub, out, config, overwrite)

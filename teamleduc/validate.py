@@ -25,10 +25,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .arguments import check_path
+from .arguments import check_count, check_path
 from .config import GameConfig, get_config, require_config
 from .files.findings import DEFAULT_CAP, Finding
-from .files.reading import read_path
+from .files.reading import checked_seats, read_path
 from .infosets import infoset_tables
 from .names import display_name, display_width, pad
 from .tree import build_tree
@@ -115,12 +115,17 @@ def validate_submission(
     config : a GameConfig or preset name.
     seats : 0-based seats whose files are required (whole teams); None takes every team that
         has at least one strategy file.
-    cap : lines listed per file (the rest are counted).
+    cap : lines listed per file, an int >= 0 (the rest are counted).
 
-    Never raises for a bad submission (its problems are the report); FileNotFoundError if
-    ``path`` does not exist, ValueError if ``seats`` are not whole teams.
+    Never raises for a bad submission (its problems are the report);
+    :class:`~teamleduc.files.findings.SubmissionNotFoundError` (a FileNotFoundError) if
+    ``path`` does not exist; ArgumentTypeError / ArgumentValueError for a bad argument (seats
+    that are not whole teams, a ``cap`` that is not an int >= 0).
     """
-    return _validate(path, get_config(config), seats, cap)
+    check_path(path)
+    config = get_config(config)
+    cap = check_count(cap, "cap")
+    return _validate(path, config, checked_seats(config, seats), cap)
 
 
 def _validate(
@@ -289,6 +294,7 @@ def validate_many(
     from .files.model import whole_teams
 
     require_config(config)
+    cap = check_count(cap, "cap")
     if seats is not None:
         seats = whole_teams(config, seats)
     entries = expand_classes(paths) if expand else [Path(p) for p in paths]

@@ -86,3 +86,14 @@ class SubmissionError(TeamLeducError):
         self.findings = list(findings) if findings else [self.finding]
         self.file, self.line, self.infoset, self.message = file, line, infoset, message
         super().__init__(str(self.finding))
+
+
+class SubmissionNotFoundError(TeamLeducError, FileNotFoundError):
+    """A submission path that does not exist (or a broken or looping symbolic link): the
+    toolkit's error (exit code 2, one line on the command line) and a FileNotFoundError, so
+    that ``except FileNotFoundError`` and ``except OSError`` keep catching it."""
+
+    exit_code = 2
+
+    def __init__(self, message: str):
+        TeamLeducError.__init__(self, message)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..config import GameConfig, require_config
+from ..config import GameConfig, get_config, require_config
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..infosets import InfosetTable, infoset_tables, tables_for
 from ..tree import build_tree
@@ -149,7 +149,9 @@ class Submission:
     def problems(self, config: GameConfig | None = None) -> list[str]:
         """Everything wrong with the values (empty when valid); with ``config`` also the seats,
         the row counts and illegal actions. Each problem names its first bad row (seat, signal,
-        line and, with ``config``, the information set). Vectorised: one pass per seat."""
+        line and, with ``config``, the information set). Vectorised: one pass per seat.
+        ``config``: a GameConfig or a preset name."""
+        config = None if config is None else get_config(config)
         out = []
         if np.unique(self.signals).size != self.signals.size:
             out.append("signal ids are not unique")

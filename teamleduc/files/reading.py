@@ -15,8 +15,9 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..arguments import check_path
+from ..arguments import check_path, check_seats
 from ..config import GameConfig, get_config
+from ..errors import ArgumentValueError
 from .container import UNUSED_SHOWN, read_container
 from .csv_format import CSV_FORMAT
 from .findings import DEFAULT_CAP, Finding, SubmissionError, more_findings
@@ -150,6 +151,29 @@ def read_path(
         return ReadResult(format=fmt, seats=seats or (), errors=[e.finding])
 
 
+def checked_seats(config: GameConfig, seats: object, what: str = "seats") -> tuple | None:
+    """The seats a caller of the Python API requires, checked (:func:`check_seats`: 0-based
+    ints, none twice) and sorted; whole teams, or ArgumentValueError saying the teams in the
+    same 0-based numbering. None stays None (every team with files)."""
+    if seats is None:
+        return None
+    chosen = tuple(sorted(check_seats(seats, config.num_seats, what)))
+    teams = " and ".join(str(tuple(t)) for t in config.teams)
+    if not chosen:
+        raise ArgumentValueError(
+            f"{what}: no seat given; give whole teams ({teams} in {config.name}, numbered "
+            "from 0), or None for every team with files"
+        )
+    for team in config.teams:
+        inside = set(team) & set(chosen)
+        if inside and inside != set(team):
+            raise ArgumentValueError(
+                f"{what} {chosen} do not form whole teams (the teams of {config.name} are "
+                f"{teams}, numbered from 0)"
+            )
+    return chosen
+
+
 def load_submission(
     path: str | os.PathLike[str],
     config: GameConfig | str = "team-leduc",
@@ -160,11 +184,13 @@ def load_submission(
 
     ``seats`` (0-based, whole teams) are required; None takes every team with files.
     Raises :class:`SubmissionError` listing every problem if the submission is invalid
-    (use :func:`teamleduc.validate.validate_submission` for the full report and warnings).
+    (use :func:`teamleduc.validate.validate_submission` for the full report and warnings),
+    :class:`~teamleduc.files.findings.SubmissionNotFoundError` (a FileNotFoundError) if
+    ``path`` does not exist, ArgumentTypeError / ArgumentValueError for a bad argument.
     """
     check_path(path)
     config = get_config(config)
-    result = read_path(path, config, seats=seats, keep=True)
+    result = read_path(path, config, seats=checked_seats(config, seats), keep=True)
     if result.errors:
         first = result.errors[0]
         more = f" (and {len(result.errors) - 1} more problems)" if len(result.errors) > 1 else ""

@@ -40,7 +40,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .findings import Finding, SubmissionError
+from .findings import Finding, SubmissionError, SubmissionNotFoundError
 
 KIB = 1 << 10
 MIB = 1 << 20
@@ -360,14 +360,14 @@ def _layout(
 def open_container(path, label: str = "") -> Container:
     """Open a submission folder or ``.zip`` archive (see the module docstring for the rules).
 
-    Raises :class:`SubmissionError` for anything refused, ``FileNotFoundError`` if ``path``
-    does not exist.
+    Raises :class:`SubmissionError` for anything refused, :class:`SubmissionNotFoundError` (a
+    FileNotFoundError) if ``path`` does not exist.
     """
     path = Path(path)
     where = label or path.name or str(path)
     if not os.path.exists(path):
         link = " (a broken or looping symbolic link)" if os.path.lexists(path) else ""
-        raise FileNotFoundError(f"no such file or folder: {path}{link}")
+        raise SubmissionNotFoundError(f"no such file or folder: {path}{link}")
     if path.is_dir():
         return _open_folder(path, label)
     f = _open_regular(path, where)

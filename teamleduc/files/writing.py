@@ -14,8 +14,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from ..arguments import check_path
-from ..config import GameConfig
+from ..arguments import check_flag, check_path, check_paths
+from ..config import GameConfig, get_config
 from ..decimals import format_rows
 from ..errors import ArgumentTypeError
 from ..outputs import staged_file, staged_folder
@@ -78,21 +78,23 @@ def write_submission(
     path: str | os.PathLike[str],
     *,
     overwrite: bool = False,
-    config: GameConfig | None = None,
+    config: GameConfig | str | None = None,
     inputs: Iterable[str | os.PathLike[str]] = (),
 ) -> Path:
     """Write ``sub`` as CSV files into a folder, or a ``.zip`` if ``path`` ends in ``.zip``.
 
     Floats are written as their shortest round-trip decimal, so :func:`load_submission`
-    gives back identical arrays. ValueError if ``sub`` is invalid (checked against ``config``
-    too when given); :class:`~teamleduc.outputs.OutputExistsError` (a FileExistsError) if
+    gives back identical arrays. ValueError if ``sub`` is invalid (checked against ``config``,
+    a GameConfig or preset name, too when given); :class:`~teamleduc.outputs.OutputExistsError` (a FileExistsError) if
     ``path`` exists (unless an empty folder, or ``overwrite``); TeamLeducError if ``path`` is
     or holds the current folder or one of ``inputs``. Returns ``path``.
     """
     if not isinstance(sub, Submission):
         raise ArgumentTypeError(f"sub must be a Submission, not {type(sub).__name__}")
     check_path(path)
-    sub.check(config)
+    overwrite = check_flag(overwrite, "overwrite")
+    inputs = check_paths(inputs, "inputs")
+    sub.check(None if config is None else get_config(config))
     files = [
         (k, s, STRATEGY_CSV.format(signal=j, seat=s + 1))
         for k, j in enumerate(sub.signals.tolist())

@@ -22,6 +22,7 @@ from ..entrants import NamedPath
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..evaluate import team_seats
 from ..leaderboard import write_outputs
+from ..outputs import check_target
 from ..standings import GradeResult, InvalidEntry
 from ..tree import build_tree
 from .cache import EntrantRecord, GradeCache
@@ -63,7 +64,9 @@ def grade(
     out : if given, the folder to write ``leaderboard.csv``, ``leaderboard.md``,
         ``matrix.csv``, ``values.csv``, ``matrix.png`` and ``grade.json`` into.
         The folder is written as one unit; an existing non-empty one is refused unless
-        ``overwrite`` (:func:`teamleduc.leaderboard.write_outputs`).
+        ``overwrite`` (:func:`teamleduc.leaderboard.write_outputs`), and so is a device, a
+        pipe or a path holding an input or the current folder: checked before anything is
+        computed or cached (:func:`teamleduc.outputs.check_target`).
     progress : show progress bars on the terminal (stderr).
     worst_case : also compute each entrant's exact worst case as team A and as team B (two
         exact team best responses per entrant; about 1 s each on team-leduc).
@@ -84,6 +87,8 @@ def grade(
     submissions, baselines = _checked_arguments(
         submissions, baselines, jobs, out, cache, progress, heatmap, worst_case, overwrite
     )
+    if out is not None:  # the command's rule, before any work and before the cache is made
+        check_target(out, overwrite, inputs=_input_paths(submissions))
     budget = parse_memory(memory)
     blist: list[str] = []
     for b in baselines:
@@ -128,6 +133,7 @@ def _checked_arguments(submissions, baselines, jobs, out, cache, *flags):
             "submissions: give a list of submission paths, baseline names or loaded "
             f"submissions, not {type(submissions).__name__}"
         )
+    submissions = list(submissions)  # an iterator is read once
     if isinstance(baselines, str):
         baselines = baselines.split(",")
     elif baselines is None or not isinstance(baselines, Iterable):
@@ -139,6 +145,11 @@ def _checked_arguments(submissions, baselines, jobs, out, cache, *flags):
     for b in baselines:
         if not isinstance(b, str):
             raise ArgumentTypeError(f"baselines: a name is a str, not {type(b).__name__} {b!r}")
+    for entry in submissions:  # "" would be graded as the current folder
+        if isinstance(entry, str) and not entry:
+            raise ArgumentValueError(
+                "submissions: an entry is empty: give a submission path or a baseline name"
+            )
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral)):
         raise ArgumentTypeError(f"jobs must be an int or None, not {type(jobs).__name__} {jobs!r}")
     if jobs is not None and jobs < 0:
@@ -149,7 +160,17 @@ def _checked_arguments(submissions, baselines, jobs, out, cache, *flags):
         check_path(out, "out")
     if cache not in (None, False):
         check_path(cache, "cache")
-    return list(submissions), baselines
+    return submissions, baselines
+
+
+def _input_paths(submissions: list) -> list:
+    """The paths among ``submissions`` (a baseline name that is no file is skipped by
+    :func:`~teamleduc.outputs.check_target`; loaded submissions are no path)."""
+    return [
+        s.path if isinstance(s, NamedPath) else s
+        for s in submissions
+        if isinstance(s, (str, os.PathLike, NamedPath))
+    ]
 
 
 def default_cache(out: str | os.PathLike[str]) -> Path:

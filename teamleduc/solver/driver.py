@@ -23,7 +23,7 @@ from .candidates import Candidates
 from .checkpoint import CheckpointError, check_state, file_of
 from .measurement import Measurement
 from .methods import DEFAULT_METHOD, make_algorithm
-from .plan import SolvePlan, plan_solve
+from .plan import SolvePlan, check_solve_arguments, plan_solve
 from .report import load_plotting
 from .result import INTERRUPTED, CheckpointKept, SolveResult
 from .resumed import keep_checkpoint, resumed_folder
@@ -103,6 +103,8 @@ def solve(
     -------
     SolveResult
     """
+    # the arguments used before plan_solve checks the rest
+    check_solve_arguments(out_dir=out_dir, resume=resume, overwrite=overwrite)
     plan = functools.partial(
         plan_solve,
         get_config(config),

@@ -9,15 +9,23 @@ refused at once; the phases, once the algorithm has built its game: they keep ti
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import GameConfig, require_config
-from ..errors import TeamLeducError
+from ..arguments import (
+    check_callable,
+    check_count,
+    check_flag,
+    check_number,
+    check_path,
+    excerpt,
+    shown,
+)
+from ..config import GameConfig, get_config, require_config
+from ..errors import ArgumentTypeError, ArgumentValueError
 from ..infosets import infoset_tables
-from .budget import check_format, per_team
+from .budget import EXPORT_FORMATS, check_format, per_team
 from .checkpoint import Checkpoint
 from .checkpoint import load as load_checkpoint
 from .export import MAX_SIGNALS, is_big
@@ -53,6 +61,90 @@ class SolvePlan:
     refine_seconds: float | None
 
 
+#: a value of :func:`check_solve_arguments` not given (the argument is not checked)
+_UNSET = object()
+
+
+def check_solve_arguments(config: object = _UNSET, method: object = _UNSET, **arguments) -> dict:
+    """The arguments of :func:`.driver.solve` checked before anything runs or is written
+    (types first: a bool is no number, ``"5"`` no time limit), as a dict of those given, each
+    as the solver takes it: ``config`` a GameConfig of two teams, ``refine_seconds="auto"``
+    None. ArgumentTypeError / ArgumentValueError naming the argument; arguments it does not
+    know are returned as they are (the driver checks them)."""
+    out = dict(arguments)
+    if config is not _UNSET:
+        out["config"] = config = get_config(config)
+        if len(config.teams) != 2:
+            raise ArgumentValueError(
+                f"preset {config.name} has {len(config.teams)} teams; the solver "
+                "needs exactly two (team A against team B)"
+            )
+    if method is not _UNSET:
+        if method is not None and not isinstance(method, str):
+            raise ArgumentTypeError(
+                f"method must be a method name (str) or None, not {type(method).__name__} "
+                f"{shown(method)}"
+            )
+        if method is not None and method not in METHODS:
+            raise ArgumentValueError(
+                f"unknown method {excerpt(method)}; choose one of {', '.join(METHODS)}"
+            )
+        out["method"] = method
+    numbers = {  # name: (positive, optional); each finite, checkpoint_interval inf: never
+        "time_limit": (True, False),
+        "checkpoint_interval": (False, False),
+        "target_gap": (False, True),
+        "export_time": (False, True),
+        "refine_seconds": (False, True),
+    }
+    for name, (positive, optional) in numbers.items():
+        if name not in out:
+            continue
+        value = out[name]
+        if name == "refine_seconds" and isinstance(value, str):
+            if value.strip().lower() != "auto":
+                raise ArgumentTypeError(
+                    f"refine_seconds must be a number, None or 'auto', not str {excerpt(value)}"
+                )
+            value = None  # teamleduc solve --refine-seconds auto
+        minimum = None if positive else 0.0
+        out[name] = check_number(
+            value,
+            name,
+            positive=positive,
+            minimum=minimum,
+            optional=optional,
+            finite=name != "checkpoint_interval",
+        )
+    if "max_iterations" in out:
+        out["max_iterations"] = check_count(
+            out["max_iterations"], "max_iterations", minimum=1, optional=True
+        )
+    if "max_signals" in out:
+        out["max_signals"] = check_count(  # the challenge's cap
+            out["max_signals"], "max_signals", minimum=1, maximum=MAX_SIGNALS
+        )
+    for name in ("out_dir", "resume"):
+        if out.get(name) is not None:
+            check_path(out[name], name)
+    if "progress" in out:
+        check_callable(out["progress"], "progress")
+    for name in ("handle_sigint", "overwrite"):
+        if name in out:
+            out[name] = check_flag(out[name], name)
+    fmt = out.get("export_format")
+    if fmt is not None and not isinstance(fmt, str):
+        raise ArgumentTypeError(
+            f"export_format must be 'csv', 'teams2025' or None, not {type(fmt).__name__} "
+            f"{shown(fmt)}"
+        )
+    if fmt is not None and fmt not in EXPORT_FORMATS:
+        raise ArgumentValueError(
+            f"unknown export format {excerpt(fmt)}; choose one of {', '.join(EXPORT_FORMATS)}"
+        )
+    return out
+
+
 def plan_solve(
     config: GameConfig,
     method: str | None,
@@ -70,45 +162,44 @@ def plan_solve(
     refine_seconds: float | None,
     export_format: str | None,
 ) -> SolvePlan:
-    """The plan of :func:`.driver.solve`'s arguments, every one checked (ValueError or
+    """The plan of :func:`.driver.solve`'s arguments, every one checked
+    (:func:`check_solve_arguments`: ArgumentTypeError / ArgumentValueError naming it, or
     :class:`~teamleduc.errors.TeamLeducError`); the checkpoint to resume is loaded and
     checked whole."""
     require_config(config)
-    if len(config.teams) != 2:
-        raise TeamLeducError(
-            f"preset {config.name} has {len(config.teams)} teams; the solver "
-            "needs exactly two (team A against team B)"
-        )
+    checked = check_solve_arguments(
+        config,
+        method,
+        time_limit=time_limit,
+        target_gap=target_gap,
+        max_iterations=max_iterations,
+        max_signals=max_signals,
+        resume=resume,
+        progress=progress,
+        checkpoint_interval=checkpoint_interval,
+        handle_sigint=handle_sigint,
+        export_time=export_time,
+        refine_seconds=refine_seconds,
+        export_format=export_format,
+    )
+    time_limit, target_gap = checked["time_limit"], checked["target_gap"]
+    max_iterations, max_signals = checked["max_iterations"], checked["max_signals"]
+    checkpoint_interval, handle_sigint = checked["checkpoint_interval"], checked["handle_sigint"]
+    export_time, refine_seconds = checked["export_time"], checked["refine_seconds"]
     previous = None
     if resume is not None:
         previous = load_checkpoint(resume, config)
         if method is None:
             method = previous.method
         if method != previous.method:
-            raise ValueError(
+            raise ArgumentValueError(
                 f"the checkpoint in {resume} was made by {previous.method!r}, not {method!r}"
             )
     if method is None:
         method = DEFAULT_METHOD
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if max_iterations is not None and max_iterations < 1:
-        raise ValueError(f"max_iterations must be at least 1, not {max_iterations}")
-    if not (time_limit > 0 and math.isfinite(time_limit)):  # NaN and inf would never stop
-        raise ValueError(f"time_limit must be a finite number of seconds > 0, not {time_limit}")
-    if not 1 <= max_signals <= MAX_SIGNALS:
-        raise ValueError(
-            f"max_signals must be between 1 and {MAX_SIGNALS} (the challenge's "
-            f"cap), not {max_signals}"
-        )
+    if method not in METHODS:  # a checkpoint's own method name
+        raise ArgumentValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     export_format = check_format(export_format, config)
-    for name, value in (
-        ("refine_seconds", refine_seconds),
-        ("export_time", export_time),
-        ("target_gap", target_gap),
-    ):
-        if value is not None and not (value >= 0 and math.isfinite(value)):
-            raise ValueError(f"{name} must be a finite number >= 0, not {value}")
     return SolvePlan(
         config=config,
         method=method,
