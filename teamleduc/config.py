@@ -39,6 +39,18 @@ AFTER_CLOSER = "after-closer"
 ROUND2_ORDERS = (LOWEST_SEAT, AFTER_CLOSER)
 
 
+#: the largest pot a game may reach, in chips: contributions are int32 in the public tree
+#: (:mod:`teamleduc.tree`), so a pot of every seat at its largest contribution must fit an int32
+#: with a factor-2 margin; utilities (``share * pot - paid``, float64) are then exact integers
+MAX_POT = 2**30
+#: the longest betting sequence a game may have (edges from the root to a terminal, chance
+#: nodes included): the tree builder and the tree walks recurse once per edge, well below
+#: Python's default recursion limit of 1000, with room for their callers' frames
+MAX_DEPTH = 200
+#: the most ranks of a two-round game: the tree holds the community rank in an int8
+MAX_COMMUNITY_RANKS = 127
+
+
 def default_rank_names(num_ranks: int) -> tuple[str, ...]:
     """Rank names, weakest first: J Q K for three ranks, the top of 2..A up to 13, else 1..n."""
     if num_ranks <= 3:
@@ -135,6 +147,87 @@ class GameConfig:
         seats = sorted(s for team in self.teams for s in team)
         if seats != list(range(self.num_seats)):
             raise ValueError(f"teams {self.teams} must partition the seats 0..{self.num_seats - 1}")
+        self._check_limits()
+
+    def _raises_per_round(self, round_: int) -> int | None:
+        """The most raises betting round ``round_`` (0-based) can hold: ``max_raises`` under the
+        cap, one per seat under once-per-player, and with a stack at most as many as fit in it
+        (every raise but an all-in one adds the round's raise size); None = unbounded."""
+        if self.raise_rule == CAP:
+            most = self.max_raises
+        elif self.raise_rule == ONCE_PER_PLAYER:
+            most = self.num_seats
+        else:
+            most = None
+        if self.stack is not None:
+            size = self.raise_sizes[round_]
+            by_stack = -(-(self.stack - self.ante) // size)  # ceil: the last raise may be all-in
+            most = by_stack if most is None else min(most, by_stack)
+        return most
+
+    def _max_depth(self) -> int:
+        """An upper bound of the edges from the root to any terminal: per round, ``S`` actions
+        plus ``S - 1`` per raise (S - 1 checks and a raise, S - 2 calls and a raise after each
+        raise but the last, S - 1 calls after it), plus the community card and a dealt blind."""
+        S = self.num_seats
+        depth = int(self.has_community) + int(self.dealt_blind)
+        for r in range(self.num_rounds):
+            depth += S + self._raises_per_round(r) * (S - 1)
+        return depth
+
+    def _max_contribution(self) -> int:
+        """The most chips one seat can put in: the ante, the big blind and every raise the rule
+        allows in every round (at most its stack)."""
+        most = self.ante + max(self.blinds, default=0)
+        for r, size in enumerate(self.raise_sizes):
+            most += self._raises_per_round(r) * size
+        return most if self.stack is None else min(most, self.stack)
+
+    def _check_limits(self) -> None:
+        """ValueError naming the fields when the tree of this game would be deeper than
+        :data:`MAX_DEPTH` or its chips could exceed :data:`MAX_POT` (int32 contributions)."""
+        what = f"{self.num_seats} seats, {self.num_rounds} round(s)"
+        if self.has_community and self.num_ranks > MAX_COMMUNITY_RANKS:
+            raise ValueError(
+                f"ranks: {self.num_ranks} ranks with a community card, the limit is "
+                f"{MAX_COMMUNITY_RANKS} (the tree stores the community rank as an int8)"
+            )
+        depth = self._max_depth()
+        if depth > MAX_DEPTH:
+            S, rounds = self.num_seats, self.num_rounds
+            fixed = int(self.has_community) + int(self.dealt_blind) + rounds * S
+            if self.raise_rule == CAP:
+                top = max((MAX_DEPTH - fixed) // (rounds * (S - 1)), 0)
+                cause = f"max_raises={self.max_raises}"
+                fix = f"max_raises may be at most {top} in this game"
+            elif self.raise_rule == ONCE_PER_PLAYER:
+                cause = f"num_seats={S} with the once-per-player raise rule"
+                fix = "use fewer seats or the 'cap' raise rule"
+            else:
+                cause = f"stack={self.stack} with raise_sizes={self.raise_sizes} and no cap"
+                fix = "use a smaller stack, larger raise sizes or the 'cap' raise rule"
+            raise ValueError(
+                f"{cause} allows betting sequences of up to {depth} actions ({what}); the "
+                f"limit is {MAX_DEPTH} (MAX_DEPTH): {fix}"
+            )
+        pot = self.num_seats * self._max_contribution()
+        if pot > MAX_POT:
+            parts = [f"ante={self.ante}", f"raise_sizes={self.raise_sizes}"]
+            if self.blinds:
+                parts.append(f"blinds={self.blinds}")
+            if self.raise_rule == CAP:
+                parts.append(f"max_raises={self.max_raises}")
+            if self.stack is not None:
+                parts.append(f"stack={self.stack}")
+            top_ante = MAX_POT // self.num_seats - (self._max_contribution() - self.ante)
+            hint = f"; ante may be at most {top_ante:,} with these raises" if top_ante >= 0 else ""
+            if self.stack is not None:  # the stack bounds the contributions, not the ante
+                hint = ""
+            raise ValueError(
+                f"{', '.join(parts)}: the largest pot of this game ({self.num_seats} seats, "
+                f"{self._max_contribution():,} chips each) is {pot:,} chips, above the limit "
+                f"MAX_POT = 2**30 = {MAX_POT:,} (chips are 32-bit integers in the tree){hint}"
+            )
 
     @property
     def num_ranks(self) -> int:

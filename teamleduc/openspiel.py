@@ -317,20 +317,45 @@ class TeamLeducState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         e = self._engine
         action = int(action)
-        if len(self._cards) < e.config.num_seats:
+        if len(self._cards) < e.config.num_seats:  # a private card: a rank with a copy left
+            if not any(action == a for a, _ in e.deal_outcomes(self._cards)):
+                raise ArgumentValueError(self._not_an_outcome(action))
             self._cards += bytes((action,))
             return
         node = self._node
         if e.kind[node] == CHANCE:  # the small blind or the community card
             child = e.children.item(node, 3 + action) if 0 <= action < e.chance_width else -1
+            # the community card needs a copy left in the deck; only _infoset_states deals any
+            # rank (it marks its states _any_community), where just the probabilities differ
+            lenient = getattr(self, "_any_community", False)
+            if child >= 0 and node != 0 and not lenient:
+                outcomes = e.deal_outcomes(self._cards)
+                child = child if any(action == a for a, _ in outcomes) else -1
+            if child < 0:
+                raise ArgumentValueError(self._not_an_outcome(action))
         else:
             child = e.children.item(node, action) if 0 <= action < 3 else -1
         if child < 0:
             raise ArgumentValueError(f"action {action} is not legal in {self}")
         self._node = child
 
+    def _not_an_outcome(self, action: int) -> str:
+        """The message for chance action ``action`` that is not one of this node's outcomes."""
+        e = self._engine
+        deal = len(self._cards) < e.config.num_seats or self._node != 0
+        names = e.config.ranks if deal else [f"P{b + 1}" for b in range(e.config.num_seats)]
+        legal = ", ".join(f"{a} ({names[a]})" for a, _ in self.chance_outcomes())
+        return (
+            f"action {action} is not legal at this chance node of {self._preset} "
+            f"(cards dealt: {' '.join(e.config.ranks[r] for r in self._cards) or 'none'}); "
+            f"its outcomes are {legal}"
+        )
+
     def _action_to_string(self, player: int, action: int) -> str:
         e = self._engine
+        top = 3 if player != pyspiel.PlayerId.CHANCE else max(e.config.num_ranks, e.num_seats)
+        if not 0 <= action < top:
+            raise ArgumentValueError(f"action {action} is not an action of {self._preset}")
         if player != pyspiel.PlayerId.CHANCE:
             return _ACTION_NAMES[action]
         if len(self._cards) < e.config.num_seats:
@@ -514,6 +539,7 @@ def _infoset_states(game: TeamLeducGame, seats: Sequence[int]) -> dict[tuple[int
         root = game.new_initial_state()
         for r in deal:
             root.apply_action(r)
+        root._any_community = True  # copied by every clone: any community rank is dealt
         stack = [root]
         while stack:
             state = stack.pop()
@@ -528,6 +554,8 @@ def _infoset_states(game: TeamLeducGame, seats: Sequence[int]) -> dict[tuple[int
             slots = np.flatnonzero(e.children[node] >= 0).tolist()
             for slot in reversed(slots):
                 stack.append(state.child(slot if kind == DECISION else slot - 3))
+    for state in out.values():  # the states handed out check the deck again
+        state._any_community = False
     return out
 
 
@@ -540,8 +568,37 @@ def tabular_policy(game, players: Sequence[int] | None = None) -> os_policy.Tabu
     passes it one state per information set instead (OpenSpiel's ``states`` argument), so it
     also builds team-leduc's 590,640 rows (slowly: a walk of the tree per rank)."""
     game = _our_game(game)
-    seats = range(game.num_players()) if players is None else players
+    seats = range(game.num_players()) if players is None else _players(players, game)
     return _template(str(game), tuple(sorted(int(p) for p in seats))).__copy__()
+
+
+def _players(players, game) -> tuple[int, ...]:
+    """``players`` as distinct 0-based player ids of ``game``, or ArgumentTypeError /
+    ArgumentValueError naming ``players``."""
+    n = game.num_players()
+    want = f"a sequence of 0-based player ids 0..{n - 1} (or None for all)"
+    try:
+        if isinstance(players, (str, bytes, dict)):
+            raise TypeError
+        given = list(players)
+    except TypeError:
+        raise ArgumentTypeError(
+            f"players must be {want}, not {type(players).__name__} {players!r}"
+        ) from None
+    out = []
+    for p in given:
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Integral):
+            raise ArgumentTypeError(
+                f"players must be {want}; {p!r} ({type(p).__name__}) is not a player id"
+            )
+        if not 0 <= p < n:
+            raise ArgumentValueError(f"players: {int(p)} is not a player of {game} (0..{n - 1})")
+        out.append(int(p))
+    if not out:
+        raise ArgumentValueError(f"players: empty; give at least one of 0..{n - 1} (None: all)")
+    if len(set(out)) != len(out):
+        raise ArgumentValueError(f"players: {out} names a player twice")
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=8)

@@ -161,9 +161,34 @@ class TeamLeducGame:
         player = self.get_player_id()
         return self.get_state(player), player
 
+    def _require_hand(self, what: str) -> None:
+        """RuntimeError before the first hand is dealt (RLCard's games have no state then)."""
+        if not self.hand.cards:
+            raise RuntimeError(
+                f"teamleduc-{self.config.name}: {what} before any hand is dealt: call reset() "
+                "(or start()) first"
+            )
+
+    def _player_id(self, player) -> int:
+        """``player`` as a player id 0..S-1 (numpy integers included), or ArgumentTypeError /
+        ArgumentValueError naming ``player_id``."""
+        S = self.config.num_seats
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, numbers.Integral):
+            raise ArgumentTypeError(
+                f"player_id must be an int 0..{S - 1}, not {type(player).__name__} {player!r}"
+            )
+        if not 0 <= player < S:
+            raise ArgumentValueError(
+                f"player_id {int(player)} is not a player of teamleduc-{self.config.name} "
+                f"(0..{S - 1})"
+            )
+        return int(player)
+
     def advance(self, action: int) -> None:
         """The player to act takes 0-based action ``action`` (legality checked by the hand)."""
         h = self.hand
+        if not h.cards:
+            self._require_hand("step()")
         if self.allow_step_back:
             self.history.append(
                 (h.node, len(h.actions), h.history, h.public.copy(), h.community, h.community_after)
@@ -211,6 +236,7 @@ class TeamLeducGame:
 
     def get_payoffs(self) -> np.ndarray:
         """(S,) utility of every seat in chips; the hand must be over."""
+        self._require_hand("get_payoffs()")
         if not self.is_over():
             raise TeamLeducError("get_payoffs: the hand is not over yet (check is_over())")
         return self.hand.utilities()
@@ -220,6 +246,10 @@ class TeamLeducGame:
         chips, its legal actions (none when it is not to act) and, when it is to act, the spec's
         information-set string and its 0-based line in ``leduc4-infosets-player{k+1}.csv``."""
         h = self.hand
+        if not h.cards:
+            self._require_hand("get_state()")
+        if not (type(player) is int and 0 <= player < len(h.cards)):
+            player = self._player_id(player)
         node = h.node
         to_act = self._actor[node]
         acting = player == to_act
@@ -349,6 +379,8 @@ class TeamLeducEnv(_RLCardEnv):
         """RLCard's ``step``: an action id 0, 1, 2 (or, with ``raw_action``, its name), checked
         before anything changes: TypeError or ValueError outside the action space,
         IllegalActionError if it is not legal here."""
+        if not self.game.hand.cards:
+            self.game._require_hand("step()")
         name = self._raw_name(action) if raw_action else self._decode_action(action)
         return super().step(name, raw_action=True)
 
@@ -379,6 +411,7 @@ class TeamLeducEnv(_RLCardEnv):
         """Every card, the chips, the round, the player to act, its legal actions and the
         history (``1:r 2:f / 1:c`` as ``teamleduc replay`` takes it)."""
         g, h = self.game, self.game.hand
+        g._require_hand("get_perfect_information()")
         return {
             "chips": g._contrib[h.node].tolist(),
             "public_card": g._ranks[h.community] if h.community >= 0 else None,

@@ -139,7 +139,9 @@ def test_tensors_are_the_environments_observation():
             actions, probs = zip(*state.chance_outcomes())
             state.apply_action(int(rng.choice(actions, p=probs)))
         cards = state.history()
-        community = int(rng.integers(2))
+        # a rank with a copy left in the deck (2 ranks x 3 suits): OpenSpiel's state refuses
+        # a community card the deal has used up
+        community = int(rng.choice([r for r in range(2) if cards.count(r) < 3]))
         hand.start(cards, community)
         while not hand.over:
             if state.is_chance_node():
@@ -374,3 +376,104 @@ def test_without_openspiel_the_error_names_the_extra():
     assert run.returncode == 1
     assert "ImportError: teamleduc.openspiel needs OpenSpiel (pyspiel): pip install " in run.stderr
     assert "'teamleduc[openspiel]'" in run.stderr
+
+
+# -- chance actions and players are checked --------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [99, 3, 255, 256, 300])
+def test_a_deal_outside_the_chance_outcomes_is_refused(action):
+    """A private card that is no rank of the deck was taken (str(state) then failed); now it is
+    ArgumentValueError naming the action and the outcomes, and the state is unchanged."""
+    state = tos.load_game("kuhn").new_initial_state()
+    with pytest.raises(ArgumentValueError, match=rf"^action {action} is not legal") as info:
+        state.apply_action(action)
+    assert "0 (J), 1 (Q), 2 (K)" in str(info.value)
+    assert state.history() == [] and state.is_chance_node()
+    state.apply_action(2)
+    assert str(state).startswith("K")
+
+
+def test_a_card_the_deck_has_no_copy_of_is_refused():
+    """kuhn has one J: dealing it twice was taken and the hand paid [0, 0] for a deal that
+    cannot happen."""
+    state = tos.load_game("kuhn").new_initial_state()
+    state.apply_action(0)
+    with pytest.raises(
+        ArgumentValueError, match=r"action 0 is not legal.*dealt: J.*1 \(Q\), 2 \(K\)"
+    ):
+        state.apply_action(0)
+    assert state.history() == [0]
+    state.apply_action(1)
+    state.apply_action(0)
+    state.apply_action(0)
+    assert state.returns() == [-1.0, 1.0]  # J checks against Q: Q wins the antes
+
+
+def test_a_community_card_the_deal_used_up_is_refused():
+    """leduc: two copies of each rank; with J J dealt, the community card is Q or K."""
+    state = tos.load_game("leduc").new_initial_state()
+    for action in (0, 0, 0, 0):  # J, J, check, check
+        state.apply_action(action)
+    assert [a for a, _ in state.chance_outcomes()] == [1, 2]
+    for action in (0, 3, -2):
+        with pytest.raises(ArgumentValueError, match=rf"action {action} is not legal"):
+            state.apply_action(action)
+    state.apply_action(1)
+    assert str(state) == "J J P1:c/P2:c/C:Q/"
+
+
+def test_a_small_blind_seat_outside_the_game_is_refused():
+    state = tos.load_game("rlcard-leduc").new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+    with pytest.raises(ArgumentValueError, match=r"action 2 is not legal.*0 \(P1\), 1 \(P2\)"):
+        state.apply_action(2)
+    state.apply_action(1)
+    assert str(state) == "J Q SB:P2/"
+
+
+def test_action_to_string_refuses_an_action_of_no_kind():
+    state = tos.load_game("kuhn").new_initial_state()
+    with pytest.raises(ArgumentValueError, match="action 99 is not an action of kuhn"):
+        state.action_to_string(pyspiel.PlayerId.CHANCE, 99)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "Deal:K"
+
+
+def test_the_tabular_policy_of_every_preset_is_still_complete():
+    """_infoset_states deals any community rank (also one the template deal used up); the
+    states it hands out check the deck again."""
+    game = tos.load_game("tiny-team-leduc")  # 2 ranks x 3 suits, 4 seats, a community card
+    policy = tos.tabular_policy(game)
+    for seat, table in enumerate(tables_for(tl.get_config("tiny-team-leduc"))):
+        assert policy.states_per_player[seat] == table.strings
+    assert all(state._any_community is False for state in policy.states)
+
+
+@pytest.mark.parametrize(
+    ("players", "error", "match"),
+    [
+        ([2], ArgumentValueError, r"players: 2 is not a player of .*\(0\.\.1\)"),
+        ([-1], ArgumentValueError, r"players: -1 is not a player"),
+        ([], ArgumentValueError, r"players: empty"),
+        ([0, 0], ArgumentValueError, r"players: \[0, 0\] names a player twice"),
+        ([0.5], ArgumentTypeError, r"players must be .*0\.5 \(float\) is not a player id"),
+        ([True], ArgumentTypeError, r"players must be .*True \(bool\) is not a player id"),
+        ("0", ArgumentTypeError, r"players must be .*not str '0'"),
+        (0, ArgumentTypeError, r"players must be .*not int 0"),
+    ],
+)
+def test_tabular_policy_checks_players(players, error, match):
+    """[2] and [-1] gave an empty policy, [0.5], [True] and '0' were taken, 0 failed inside."""
+    with pytest.raises(error, match=match):
+        tos.tabular_policy(tos.load_game("kuhn"), players=players)
+
+
+def test_tabular_policy_takes_players_as_any_integers():
+    game = tos.load_game("kuhn")
+    one = tos.tabular_policy(game, players=[1])
+    assert one.action_probability_array.shape == (6, 3)
+    for players in ((np.int64(1),), np.array([1]), range(1, 2), {1}):
+        same = tos.tabular_policy(game, players=players)
+        assert same.state_lookup == one.state_lookup
+    assert tos.tabular_policy(game).action_probability_array.shape == (12, 3)

@@ -400,3 +400,48 @@ def test_rlcards_torch_agents_train_here_and_become_submissions():
     assert tl.nash_conv("kuhn", sub).nash_conv >= 0.0
     nfsp_rows = sub.strategies[1][0]
     np.testing.assert_allclose(nfsp_rows.sum(axis=1), 1.0)
+
+
+# -- before the first hand -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda env: env.step(0),
+        lambda env: env.step("call", raw_action=True),
+        lambda env: env.get_state(0),
+        lambda env: env.get_payoffs(),
+        lambda env: env.get_perfect_information(),
+        lambda env: env.game.step("call"),
+    ],
+)
+def test_no_hand_before_reset(call):
+    """step(0) before reset() was an IndexError (and had moved the hand on); RLCard's own Env
+    has no state then either (AttributeError): a RuntimeError saying to call reset()."""
+    env = tlr.make("kuhn")
+    with pytest.raises(
+        RuntimeError, match=r"^teamleduc-kuhn: .* before any hand is dealt: call reset\(\)"
+    ):
+        call(env)
+    state, player = env.reset()  # nothing moved: the hand starts at the root
+    assert env.action_recorder == [] and player == 0
+    assert state["raw_legal_actions"] == ["call", "raise"]
+    assert env.get_perfect_information()["history"] == ""
+
+
+@pytest.mark.parametrize(
+    ("player", "error"),
+    [
+        (2, ArgumentValueError),
+        (-1, ArgumentValueError),
+        (True, ArgumentTypeError),
+        (1.0, ArgumentTypeError),
+    ],
+)
+def test_get_state_checks_the_player_id(player, error):
+    env = tlr.make("kuhn", seed=1)
+    env.reset()
+    with pytest.raises(error, match=r"player_id"):
+        env.get_state(player)
+    assert env.get_state(np.int64(1))["raw_obs"]["player_id"] == 1
