@@ -21,6 +21,7 @@ offender gets ``x``, everyone else 0).
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -29,6 +30,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..arguments import check_flag, check_seed
+from ..errors import ArgumentTypeError, ArgumentValueError
 from .game import EnvGame, Hand, action_index, agent_name, env_game
 from .render import render_table
 
@@ -71,12 +73,31 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         self.hand = Hand(game)
         self.hands_dealt = 0
         self._rng = np.random.default_rng()
+        self.agents = []  # until reset: no agent, no hand (step and observe refuse)
+        self._dealt = False
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown(agent) from None
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise self._unknown(agent) from None
+
+    def _unknown(self, agent) -> Exception:
+        """The error for an ``agent`` that is not one of ``possible_agents``, listing them (its
+        seat is 1-based: ``player_1`` is P1; ``player_0`` does not exist)."""
+        names = ", ".join(self.possible_agents)
+        shown = repr(agent) if len(repr(agent)) <= 80 else repr(agent)[:80] + "..."
+        if not isinstance(agent, str):
+            return ArgumentTypeError(
+                f"agent must be an agent name ({names}), not {type(agent).__name__} {shown}"
+            )
+        return ArgumentValueError(f"agent: unknown agent {shown}; the agents are {names}")
 
     # -- the AEC interface -----------------------------------------------------------------
 
@@ -88,6 +109,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             self.hands_dealt = 0  # infos' "hand" counts hands since the last seeded reset
         self.hand.deal(self._rng)
         self.hands_dealt += 1
+        self._dealt = True
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -101,6 +123,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             self.render()
 
     def step(self, action):
+        if not self.agents:
+            raise RuntimeError(self._no_agents("step"))
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -127,10 +151,30 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
             self.render()
 
     def observe(self, agent):
-        seat = self._seat_of[agent]
+        try:
+            seat = self._seat_of[agent]
+        except (KeyError, TypeError):
+            raise self._unknown(agent) from None
+        if not self._dealt:
+            raise RuntimeError("observe: no hand dealt: call reset() first")
         hand = self.hand
         m = hand.legal_mask().astype(np.int8) if hand.to_act == seat else self._no_mask.copy()
         return {"observation": hand.observation(seat), "action_mask": m}
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last()``; RuntimeError (not a KeyError) before ``reset`` and once
+        every agent is done and has stepped out with ``step(None)``."""
+        if not self.agents:
+            raise RuntimeError(self._no_agents("last"))
+        return super().last(observe)
+
+    def _no_agents(self, what: str) -> str:
+        if not self._dealt:
+            return f"{what}: no hand dealt: call reset() first"
+        return (
+            f"{what}: the hand is over and every agent has stepped out (step(None)): call "
+            "reset() for a new hand"
+        )
 
     def render(self):
         if self.render_mode is None:
@@ -183,6 +227,13 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         super().__init__(env)
         self._raw = env.unwrapped
 
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last()``; once every agent is done and has stepped out, a
+        RuntimeError saying so instead of a KeyError on the last agent's name."""
+        if self._has_reset and not self._raw.agents:
+            raise RuntimeError(self._raw._no_agents("last"))
+        return super().last(observe)
+
     agents = _hot("agents")
     agent_selection = _hot("agent_selection")
     terminations = _hot("terminations")
@@ -229,11 +280,21 @@ def env(
     ``illegal_reward`` it ends the hand with that reward instead (``TerminateIllegalWrapper``)."""
     e = raw_env(preset, team_rewards=team_rewards, render_mode=render_mode)
     if illegal_reward is not None:
-        if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(
-            illegal_reward, numbers.Real
-        ):
-            raise TypeError(f"illegal_reward must be a number or None, not {illegal_reward!r}")
-        if not np.isfinite(illegal_reward):
-            raise ValueError(f"illegal_reward must be finite, not {illegal_reward!r}")
-        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
+        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=_reward(illegal_reward))
     return OrderEnforcing(AssertOutOfBounds(e))
+
+
+def _reward(value) -> float:
+    """``illegal_reward`` as a finite float: a number (numpy's too), not a bool or string; an int
+    too large for a float (``10**400``) or an infinite or NaN one is refused, naming it."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ArgumentTypeError(
+            f"illegal_reward must be a number or None, not {type(value).__name__} {value!r}"[:300]
+        )
+    try:
+        reward = float(value)
+    except OverflowError:
+        reward = math.inf
+    if not math.isfinite(reward):
+        raise ArgumentValueError(f"illegal_reward must be finite, not {value!r}"[:300])
+    return reward

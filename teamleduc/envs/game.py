@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import functools
 import numbers
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,8 +84,34 @@ def action_index(action) -> int:
     return int(action)
 
 
+def _show(value) -> str:
+    """``repr(value)``, cut to 80 characters: a message never echoes a huge argument whole."""
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:80]}... ({len(text):,} characters)"
+
+
+def _is_int(value) -> bool:
+    """An int or numpy integer, not a bool (``True`` would be seat or rank 1)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _integer(value, what: str, low: int, high: int | None = None, why: str = "") -> int:
+    """``value`` as an int in ``low..high`` (no upper bound when ``high`` is None): the toolkit's
+    TypeError for a bool, float, string or None, ValueError out of range, both naming ``what``."""
+    if not _is_int(value):
+        raise ArgumentTypeError(f"{what} must be an int, not {type(value).__name__} {_show(value)}")
+    if value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise ArgumentValueError(f"{what} must be {span}{why}, not {int(value)}")
+    return int(value)
+
+
 def agent_name(seat: int) -> str:
-    """The agent of 0-based ``seat``: ``player_1`` for seat 1, as in the handout."""
+    """The agent of 0-based ``seat``: ``player_1`` for seat 1, as in the handout. ``seat`` is an
+    int >= 0 (TypeError or ValueError naming it: ``-1`` would name ``player_0``, a seat no
+    game has)."""
+    if type(seat) is not int or seat < 0:
+        seat = _integer(seat, "seat (0-based)", 0)
     return f"player_{seat + 1}"
 
 
@@ -119,7 +147,14 @@ class EnvGame:
         return [(b, *self.offsets[b]) for b in BLOCKS]
 
     def describe_index(self, i: int) -> str:
-        """What observation entry ``i`` means, e.g. ``history[2]: seat 3 r``."""
+        """What observation entry ``i`` means, e.g. ``history[2]: seat 3 r``. ``i`` an int
+        (TypeError naming it otherwise); IndexError outside ``0..obs_size - 1``."""
+        if not _is_int(i):
+            raise ArgumentTypeError(
+                f"i (an observation index) must be an int 0..{self.obs_size - 1}, not "
+                f"{type(i).__name__} {_show(i)}"
+            )
+        i = int(i)
         c = self.config
         for block, lo, hi in self.layout():
             if lo <= i < hi:
@@ -196,7 +231,13 @@ class Hand:
     """
 
     def __init__(self, game: EnvGame):
+        if not isinstance(game, EnvGame):
+            raise ArgumentTypeError(
+                f"game must be an EnvGame (teamleduc.envs.env_game(preset)), not "
+                f"{type(game).__name__} {_show(game)}"
+            )
         self.game = game
+        self._num_seats = game.num_seats
         t = game.tree
         self._children = t.children
         self._kind = t.kind
@@ -224,40 +265,103 @@ class Hand:
         self.actions: list[tuple[int, int]] = []  # (seat, action) in order
         self.community_after = -1  # how many actions came before the community card
         self.history = ""  # the information-set string after the mask
+        self._deck_checked = True  # a dealt hand is a possible deal (utilities() checks others)
 
     def deal(self, rng: np.random.Generator) -> None:
         """Start a new hand: deal S private cards and the community card from a shuffled deck
-        (then, where the small blind is dealt, its seat: one more uniform draw)."""
+        (then, where the small blind is dealt, its seat: one more uniform draw). ``rng`` a
+        ``numpy.random.Generator`` (TypeError naming it otherwise)."""
+        if not isinstance(rng, np.random.Generator):
+            raise ArgumentTypeError(
+                f"rng must be a numpy.random.Generator (numpy.random.default_rng(seed)), not "
+                f"{type(rng).__name__} {_show(rng)}"
+            )
         c = self.game.config
         need = c.num_seats + (1 if c.has_community else 0)
         ranks = (rng.permutation(c.num_cards)[:need] // c.suits).tolist()
         blind = int(rng.integers(c.num_seats)) if c.dealt_blind else None
-        self.start(ranks[: c.num_seats], ranks[c.num_seats] if c.has_community else -1, blind)
+        self._start(
+            tuple(ranks[: c.num_seats]), ranks[c.num_seats] if c.has_community else -1, blind
+        )
+        self._deck_checked = True
 
     def start(self, cards, community: int = -1, small_blind: int | None = None) -> None:
         """Start a new hand with given private ranks and (two-round games) community rank; the
         community card is shown only when round 2 starts. ``small_blind``: the 0-based seat
         posting the small blind, required where it is dealt (``rlcard-leduc``) and refused
-        elsewhere (ArgumentValueError naming it)."""
+        elsewhere (ArgumentValueError naming it).
+
+        Checked, naming the argument (the toolkit's TypeError or ValueError): ``cards`` is one
+        0-based rank per seat, each an int (numpy integers too; not a bool, float or name);
+        ``community`` a rank in a two-round game, or -1 (None too) when the hand will not reach
+        round 2 (a replay that ends in round 1: reaching round 2 is then refused), and -1 or
+        None in a one-round game. A deal that uses a rank more often than the deck holds it
+        (``suits`` copies) is refused by :meth:`utilities` (the walkers that set ``cards``
+        after starting, such as :func:`teamleduc.rlcard.agent_submission`, start with
+        placeholder cards); every other check happens here, before anything changes."""
         c = self.game.config
-        root = 0
+        S, R = c.num_seats, c.num_ranks
+        if isinstance(cards, np.ndarray):
+            cards = cards.tolist() if cards.ndim == 1 else cards
+        if not isinstance(cards, Sequence) or isinstance(cards, str):
+            raise ArgumentTypeError(
+                f"cards must be a sequence of {S} ranks (one per seat, 0-based ints), not "
+                f"{type(cards).__name__} {_show(cards)}"
+            )
+        if len(cards) != S:
+            raise ArgumentValueError(
+                f"cards must be {S} ranks (one per seat of {c.name}), not {len(cards)}: "
+                f"{_show(cards)}"
+            )
+        why = f" (0-based ranks of {c.name}: {', '.join(c.ranks)})" if R <= 13 else ""
+        cards = tuple(_integer(x, f"cards[{i}]", 0, R - 1, why) for i, x in enumerate(cards))
+        if community is None or (_is_int(community) and community == -1):
+            community = -1
+        elif not c.has_community:
+            raise ArgumentValueError(
+                f"community: {c.name} has one betting round and no community card; leave it -1 "
+                f"(or None), not {_show(community)}"
+            )
+        else:
+            community = _integer(community, "community", 0, R - 1, why)
         if c.dealt_blind:
-            if (
-                isinstance(small_blind, (bool, np.bool_))
-                or not isinstance(small_blind, numbers.Integral)
-                or not 0 <= small_blind < c.num_seats
-            ):
+            if not _is_int(small_blind) or not 0 <= small_blind < S:
                 raise ArgumentValueError(
                     f"small_blind: {c.name} deals the small blind; give the 0-based seat that "
-                    f"posts it (0..{c.num_seats - 1}), not {small_blind!r}"
+                    f"posts it (0..{S - 1}), not {small_blind!r}"
                 )
-            root = int(self._children.item(0, 3 + int(small_blind)))
+            small_blind = int(small_blind)
         elif small_blind is not None:
             raise ArgumentValueError(
                 f"small_blind: {c.name} does not deal the small blind; leave it None"
             )
-        self.cards = tuple(int(x) for x in cards)
-        self._deck_community = int(community)
+        self._start(cards, community, small_blind)
+        self._deck_checked = False
+
+    def _deck_error(self) -> str | None:
+        """Why ``cards`` and ``community`` are not a possible deal (a rank more often than the
+        deck's ``suits`` copies), or None."""
+        c = self.game.config
+        used = Counter(self.cards)
+        if self._deck_community >= 0:
+            used[self._deck_community] += 1
+        rank, times = max(used.items(), key=lambda kv: kv[1])
+        if times <= c.suits:
+            return None
+        return (
+            f"cards and community: rank {c.ranks[rank]} is dealt {times} times, but the deck of "
+            f"{c.name} holds {c.suits} of each rank (cards {list(self.cards)}, community "
+            f"{self._deck_community if self._deck_community >= 0 else None}); no such hand exists"
+        )
+
+    def _start(self, cards: tuple[int, ...], community: int, small_blind: int | None) -> None:
+        """:meth:`start` without the checks (a deal from :meth:`deal`, or checked arguments)."""
+        c = self.game.config
+        root = 0
+        if c.dealt_blind:
+            root = int(self._children.item(0, 3 + small_blind))
+        self.cards = cards
+        self._deck_community = community
         self.community = -1
         self.small_blind = int(small_blind) if c.dealt_blind else (0 if c.blinds else -1)
         self.root = root
@@ -289,24 +393,52 @@ class Hand:
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self._legal[self.node]).tolist()
 
+    def _seat(self, seat) -> int:
+        """``seat`` checked: a 0-based int seat of the game, and a hand in play (the toolkit's
+        TypeError or ValueError naming ``seat``, RuntimeError before :meth:`start`)."""
+        S = self._num_seats
+        seat = _integer(seat, "seat", 0, S - 1, f" (0-based seats of {self.game.config.name})")
+        if not self.cards:
+            raise RuntimeError("no hand in play: call start() or deal() first")
+        return seat
+
     def infoset_index(self, seat: int) -> int:
         """0-based line of the current information set of ``seat`` in its file (-1 if it is
         not to act)."""
+        if type(seat) is not int or not 0 <= seat < self._num_seats or not self.cards:
+            seat = self._seat(seat)
         return int(self._id_of[seat].item(self.node, self.cards[seat]))
 
     def infoset(self, seat: int) -> str:
         """The spec string of ``seat``'s information set at the current node (it must act)."""
+        if type(seat) is not int or not 0 <= seat < self._num_seats or not self.cards:
+            seat = self._seat(seat)
         return self.game.masks[seat][self.cards[seat]] + self.history
 
     def observation(self, seat: int) -> np.ndarray:
         """(obs_size,) float32 observation of ``seat`` (module docstring)."""
+        if type(seat) is not int or not 0 <= seat < self._num_seats or not self.cards:
+            seat = self._seat(seat)
         v = self.public.copy()
         v[self._o_rank + self.cards[seat]] = 1.0
         v[self._o_seat + seat] = 1.0
         return v
 
     def utilities(self) -> np.ndarray:
-        """(S,) chips won by each seat (the hand must be over)."""
+        """(S,) chips won by each seat. RuntimeError before the hand is over; ValueError naming
+        ``cards`` and ``community`` if they are no possible deal (a rank dealt more often than
+        the deck holds it): the payoff of a hand that cannot happen would be a wrong number."""
+        if not self.cards:
+            raise RuntimeError("utilities: no hand in play: call start() or deal() first")
+        if not self.over:
+            raise RuntimeError(
+                f"utilities: the hand is not over ({self.actions_text() or 'no action yet'}; "
+                f"player_{self.to_act + 1} is to act)"
+            )
+        if not self._deck_checked:
+            error = self._deck_error()
+            if error is not None:
+                raise ArgumentValueError(error)
         return utilities_at(self.game.tree, self.node, self.cards, self.community)
 
     def actions_text(self) -> str:
@@ -331,16 +463,30 @@ class Hand:
         outside ``Discrete(3)`` (:func:`action_index`), IllegalActionError if illegal here."""
         node = self.node
         a = action if type(action) is int and 0 <= action < 3 else action_index(action)
+        if not self.cards:
+            raise RuntimeError(f"action {action!r}: no hand in play: call start() or deal() first")
         child = int(self._children.item(node, a))
         if child < 0 or self._kind[node] != DECISION:
+            if self._kind[node] == TERMINAL:
+                raise IllegalActionError(
+                    f"action {action!r}: the hand is over ({self.actions_text()}); no seat is to "
+                    "act: start or deal a new hand"
+                )
             raise IllegalActionError(self.illegal_message(action))
+        chance = self._kind[child] == CHANCE
+        if chance and self._deck_community < 0:
+            c = self.game.config
+            raise ArgumentValueError(
+                f"community: this hand of {c.name} reaches round 2 here, but start() was given "
+                f"no community rank (-1); give one (0..{c.num_ranks - 1}) to play round 2"
+            )
         seat = int(self._actor[node])
         pub = self.public
         k = len(self.actions)
         pub[self._o_hist + k * self._slot + 3 * seat + a] = 1.0
         self.actions.append((seat, a))
         self.history += self._tokens[3 * seat + a]
-        if self._kind[child] == CHANCE:
+        if chance:
             y = self._deck_community
             self.community = y
             self.community_after = k + 1

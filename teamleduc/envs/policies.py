@@ -149,20 +149,43 @@ class SubmissionPolicy:
             a -= 1
         return a
 
-    def _follow(self, info) -> int:
+    def _follow(self, info) -> tuple[int, int]:
+        """``(0-based seat, infoset_index)`` from an environment's ``info``, checked (the
+        toolkit's TypeError or ValueError naming ``info``); a new ``info["hand"]`` draws the
+        signals again."""
+        if type(info) is not dict and not isinstance(info, Mapping):
+            raise ArgumentTypeError(
+                f"info must be the environment's info dict (with 'seat' and 'infoset_index', as "
+                f"env().last() and SeatEnv.step give it), not {type(info).__name__} "
+                f"{info!r}"[:300]
+            )
+        missing = [k for k in ("seat", "infoset_index") if k not in info]
+        if missing:
+            raise ArgumentValueError(
+                f"info must hold 'seat' (1-based) and 'infoset_index' (the environments' info "
+                f"of the agent to act); missing {', '.join(repr(k) for k in missing)} in "
+                f"{sorted(map(str, info))}"[:300]
+            )
+        seat = _index(info["seat"], "info['seat']")
+        if not 1 <= seat <= len(self._sizes):
+            raise ArgumentValueError(
+                f"info['seat'] must be 1..{len(self._sizes)} (1-based seats of "
+                f"{self.config.name}), not {seat}"
+            )
+        index = _index(info["infoset_index"], "info['infoset_index']")
         hand = info.get("hand")
         if hand is None or hand != self._hand:
             self._hand = hand
             self.new_hand()
-        return _index(info["seat"], "info['seat']") - 1
+        return seat - 1, index
 
     def probabilities(self, observation, info) -> np.ndarray:
-        seat = self._follow(info)
-        return self.row(seat, _index(info["infoset_index"], "info['infoset_index']"))
+        """(3,) probabilities c, r, f of the seat ``info["seat"]`` at ``info["infoset_index"]``."""
+        return self.row(*self._follow(info))
 
     def act(self, observation, info) -> int:
-        seat = self._follow(info)
-        return self.sample(seat, _index(info["infoset_index"], "info['infoset_index']"))
+        """An action 0 c, 1 r, 2 f of the seat ``info["seat"]``, drawn from its row."""
+        return self.sample(*self._follow(info))
 
     __call__ = act
 
@@ -172,7 +195,9 @@ def _index(value, what: str) -> int:
     if type(value) is int:
         return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__} {value!r}")
+        raise ArgumentTypeError(
+            f"{what} must be an int, not {type(value).__name__} {value!r}"[:300]
+        )
     return int(value)
 
 

@@ -14,17 +14,31 @@ from __future__ import annotations
 
 import gymnasium
 
-from ..config import PRESETS
+from ..config import PRESETS, get_config
+from ..errors import ArgumentValueError
 
 __all__ = ["ENV_IDS", "KUHN_POKER_ID", "env_id", "register_all"]
 
 
-def env_id(preset: str) -> str:
-    """``teamleduc/TeamLeduc-v0`` for ``team-leduc``."""
-    return "teamleduc/" + "".join(part[:1].upper() + part[1:] for part in preset.split("-")) + "-v0"
+def _camel_id(name: str) -> str:
+    return "teamleduc/" + "".join(part[:1].upper() + part[1:] for part in name.split("-")) + "-v0"
 
 
-ENV_IDS = {name: env_id(name) for name in PRESETS}
+def env_id(preset) -> str:
+    """``teamleduc/TeamLeduc-v0`` for ``team-leduc`` (a preset name, or the GameConfig of a
+    preset). An unknown name, or a GameConfig that is no preset (only presets are registered:
+    build ``SeatEnv(config)`` or ``env(config)`` directly), is refused naming ``preset``, as
+    :func:`teamleduc.rlcard.env_id` refuses it."""
+    config = get_config(preset)  # ArgumentTypeError / ArgumentValueError naming the preset
+    if PRESETS.get(config.name) != config:
+        raise ArgumentValueError(
+            f"preset: {config.name!r} is not a preset, so it has no registered id (the presets: "
+            f"{', '.join(PRESETS)}); build SeatEnv(config) or env(config) directly"
+        )
+    return ENV_IDS[config.name]
+
+
+ENV_IDS = {name: _camel_id(name) for name in PRESETS}
 #: gym-kuhn-poker's ``KuhnPoker-v0`` on the toolkit's engine
 KUHN_POKER_ID = "teamleduc/KuhnPoker-v0"
 

@@ -38,7 +38,9 @@ def _child(hand: Hand, node: int, a: int) -> int:
 
 def render_table(hand: Hand, viewer: int | None = None) -> str:
     """The hand as text. ``viewer`` (0-based seat) sees only its own card until the showdown;
-    None shows every card (the environment's full state)."""
+    None shows every card (the environment's full state); a note before the first hand."""
+    if not hand.cards:
+        return "(no hand dealt: call reset())"
     game = hand.game
     config = game.config
     tree = game.tree

@@ -96,6 +96,7 @@ class SeatEnv(gymnasium.Env):
         self.hands_dealt = 0
         self._seed = seed
         self._over = True
+        self._dealt = False  # no hand before the first reset
 
     def reset(self, *, seed=None, options=None):
         # numpy integers too, which Gymnasium's seeding refuses
@@ -110,6 +111,7 @@ class SeatEnv(gymnasium.Env):
         self.hands_dealt += 1
         self.others.new_hand()
         self._over = False
+        self._dealt = True
         self._play_others()
         if self.render_mode == "human":
             self.render()
@@ -117,6 +119,8 @@ class SeatEnv(gymnasium.Env):
 
     def step(self, action):
         if self._over:
+            if not self._dealt:
+                raise RuntimeError("step: no hand dealt: call reset() first")
             raise RuntimeError("the hand is over: call reset() before step()")
         self.hand.act(action)  # IllegalActionError naming the legal actions
         self._play_others()
@@ -129,7 +133,10 @@ class SeatEnv(gymnasium.Env):
         return self.hand.observation(self.seat), reward, self._over, False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """(3,) bool legal actions c, r, f of the learner (all False when the hand is over)."""
+        """(3,) bool legal actions c, r, f of the learner (all False when the hand is over);
+        RuntimeError before the first ``reset`` (there is no hand, so no legal action)."""
+        if not self._dealt:
+            raise RuntimeError("action_masks: no hand dealt: call reset() first")
         return self.hand.legal_mask().copy()
 
     def render(self):

@@ -149,7 +149,7 @@ def simulate(preset, submissions, n_hands: int, seed: int = 0) -> Simulation:
         cards = np.empty((n, S), np.int8 if config.num_ranks < 128 else np.int64)
         terminal = np.empty(n, np.int64)
         utilities = np.empty((n, S), np.float64)
-    except MemoryError:
+    except (MemoryError, ValueError):  # ValueError: past numpy's largest array ("dimension")
         need = n * (S * (1 if config.num_ranks < 128 else 8) + 8 + 8 * S)
         raise ArgumentValueError(
             f"n_hands={n:,}: the results need {need / 2**30:,.1f} GiB, more than this machine "
