@@ -634,11 +634,23 @@ def _walk(env: TeamLeducEnv, visit) -> None:
     tree = game.envgame.tree
     kind, children, legal = tree.kind, tree.children, tree.legal
     R, S = config.num_ranks, config.num_seats
-    cards = (0,) * S  # the visitor sets the card of the seat it asks about
     game.allow_step_back = True
 
+    def placeholder(community: int) -> tuple[int, ...]:
+        """A deal the deck holds beside ``community`` (the visitor then sets the card of the
+        seat it asks about): each seat the lowest rank with a copy left."""
+        left = [config.suits] * R
+        if community >= 0:
+            left[community] -= 1
+        cards = []
+        for _ in range(S):
+            r = next(r for r in range(R) if left[r] > 0)
+            left[r] -= 1
+            cards.append(r)
+        return tuple(cards)
+
     def restart(community: int, blind, path: list[int]) -> None:
-        game.start(cards, community, blind)
+        game.start(placeholder(community), community, blind)
         for b in path:
             game.advance(b)
 

@@ -79,14 +79,15 @@ def test_hand_start_community_only_where_the_game_has_a_second_round():
 
 
 def test_hand_refuses_a_deal_the_deck_cannot_hold():
+    """start() refuses it before anything changes: the hand in play stays as it was."""
     # leduc: two of each rank; three jacks (two private, the community) is no possible hand
-    hand = _play("leduc", [0, 0], 0, [0, 0, 0, 0])
+    hand = _play("leduc", [0, 1], 2, [0, 0, 0, 0])
     with pytest.raises(ArgumentValueError, match=r"cards and community: rank J is dealt 3 times"):
-        hand.utilities()
+        hand.start([0, 0], 0)
+    assert hand.cards == (0, 1) and hand.utilities().tolist() == [-1.0, 1.0]
     # kuhn: one card of each rank
-    hand = _play("kuhn", [1, 1], -1, [0, 0])
     with pytest.raises(ArgumentValueError, match=r"rank Q is dealt 2 times.*holds 1 of each"):
-        hand.utilities()
+        _play("kuhn", [1, 1], -1, [0, 0])
 
 
 def test_hand_valid_deals_give_the_right_utilities():

@@ -265,7 +265,6 @@ class Hand:
         self.actions: list[tuple[int, int]] = []  # (seat, action) in order
         self.community_after = -1  # how many actions came before the community card
         self.history = ""  # the information-set string after the mask
-        self._deck_checked = True  # a dealt hand is a possible deal (utilities() checks others)
 
     def deal(self, rng: np.random.Generator) -> None:
         """Start a new hand: deal S private cards and the community card from a shuffled deck
@@ -283,7 +282,6 @@ class Hand:
         self._start(
             tuple(ranks[: c.num_seats]), ranks[c.num_seats] if c.has_community else -1, blind
         )
-        self._deck_checked = True
 
     def start(self, cards, community: int = -1, small_blind: int | None = None) -> None:
         """Start a new hand with given private ranks and (two-round games) community rank; the
@@ -295,10 +293,9 @@ class Hand:
         0-based rank per seat, each an int (numpy integers too; not a bool, float or name);
         ``community`` a rank in a two-round game, or -1 (None too) when the hand will not reach
         round 2 (a replay that ends in round 1: reaching round 2 is then refused), and -1 or
-        None in a one-round game. A deal that uses a rank more often than the deck holds it
-        (``suits`` copies) is refused by :meth:`utilities` (the walkers that set ``cards``
-        after starting, such as :func:`teamleduc.rlcard.agent_submission`, start with
-        placeholder cards); every other check happens here, before anything changes."""
+        None in a one-round game; together they may not use a rank more often than the deck
+        holds it (``suits`` copies): the payoff of a hand that cannot happen would be a wrong
+        number. Every check happens before anything changes."""
         c = self.game.config
         S, R = c.num_seats, c.num_ranks
         if isinstance(cards, np.ndarray):
@@ -335,24 +332,17 @@ class Hand:
             raise ArgumentValueError(
                 f"small_blind: {c.name} does not deal the small blind; leave it None"
             )
-        self._start(cards, community, small_blind)
-        self._deck_checked = False
-
-    def _deck_error(self) -> str | None:
-        """Why ``cards`` and ``community`` are not a possible deal (a rank more often than the
-        deck's ``suits`` copies), or None."""
-        c = self.game.config
-        used = Counter(self.cards)
-        if self._deck_community >= 0:
-            used[self._deck_community] += 1
+        used = Counter(cards)
+        if community >= 0:
+            used[community] += 1
         rank, times = max(used.items(), key=lambda kv: kv[1])
-        if times <= c.suits:
-            return None
-        return (
-            f"cards and community: rank {c.ranks[rank]} is dealt {times} times, but the deck of "
-            f"{c.name} holds {c.suits} of each rank (cards {list(self.cards)}, community "
-            f"{self._deck_community if self._deck_community >= 0 else None}); no such hand exists"
-        )
+        if times > c.suits:
+            raise ArgumentValueError(
+                f"cards and community: rank {c.ranks[rank]} is dealt {times} times, but the deck "
+                f"of {c.name} holds {c.suits} of each rank (cards {list(cards)}, community "
+                f"{community if community >= 0 else None}); no such hand exists"
+            )
+        self._start(cards, community, small_blind)
 
     def _start(self, cards: tuple[int, ...], community: int, small_blind: int | None) -> None:
         """:meth:`start` without the checks (a deal from :meth:`deal`, or checked arguments)."""
@@ -425,9 +415,7 @@ class Hand:
         return v
 
     def utilities(self) -> np.ndarray:
-        """(S,) chips won by each seat. RuntimeError before the hand is over; ValueError naming
-        ``cards`` and ``community`` if they are no possible deal (a rank dealt more often than
-        the deck holds it): the payoff of a hand that cannot happen would be a wrong number."""
+        """(S,) chips won by each seat; RuntimeError before the hand is over."""
         if not self.cards:
             raise RuntimeError("utilities: no hand in play: call start() or deal() first")
         if not self.over:
@@ -435,10 +423,6 @@ class Hand:
                 f"utilities: the hand is not over ({self.actions_text() or 'no action yet'}; "
                 f"player_{self.to_act + 1} is to act)"
             )
-        if not self._deck_checked:
-            error = self._deck_error()
-            if error is not None:
-                raise ArgumentValueError(error)
         return utilities_at(self.game.tree, self.node, self.cards, self.community)
 
     def actions_text(self) -> str:

@@ -223,8 +223,12 @@ def policy_submission(policy, preset="team-leduc", *, probs=None, fill="uniform"
             "policy: expected {seat: table} or a list of them (one per signal), not "
             f"{type(policy).__name__}"
         )
-    if not (isinstance(fill, str) and is_baseline(fill)):
-        raise TeamLeducError(f"fill must be a baseline name (e.g. 'uniform'), not {fill!r}")
+    if not isinstance(fill, str):
+        raise ArgumentTypeError(
+            f"fill must be a baseline name (e.g. 'uniform'), not {type(fill).__name__} {fill!r}"
+        )
+    if not is_baseline(fill):
+        raise ArgumentValueError(f"fill must be a baseline name (e.g. 'uniform'), not {fill!r}")
     tree = build_tree(config)
     signals = policy if isinstance(policy, Mapping) else list(policy)
     return submission_from_policy(
