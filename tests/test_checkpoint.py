@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -58,7 +60,7 @@ def test_the_averaging_exponent_in_a_checkpoint_file(tmp_path):
     with np.load(path) as z:
         good = {k: z[k] for k in z.files}
     assert float(ckpt.load(run, config).state["gamma"]) == 3.0
-    before_048 = ("alg/gamma", "alg/rsum0", "alg/rsum1")  # 0.4.6 had neither
+    before_048 = ("alg/gamma", "alg/rsum0", "alg/rsum1", "alg/wsum")  # 0.4.6 had none
     np.savez(path, **{k: v for k, v in good.items() if k not in before_048})
     old = ckpt.load(run, config)
     assert float(old.state["gamma"]) == 2.0
@@ -91,16 +93,27 @@ def test_the_reach_sums_in_a_checkpoint_file(tmp_path):
     with np.load(path) as z:
         good = {k: z[k] for k in z.files}
     assert good["alg/rsum0"].shape == good["alg/rsum1"].shape and good["alg/rsum0"].max() > 0
-    np.savez(path, **{k: v for k, v in good.items() if not k.startswith("alg/rsum")})
+    assert float(good["alg/wsum"]) == sum(float(s) ** 3 for s in range(1, 31))
+    np.savez(path, **{k: v for k, v in good.items() if not k.startswith(("alg/rsum", "alg/wsum"))})
     resumed = solve(config, None, resume=run, max_iterations=31, time_limit=GUARD_SECONDS,
                     refine_seconds=0, handle_sigint=False)  # fmt: skip
     assert resumed.iterations == 31
-    for bad, message in (
-        (-good["alg/rsum0"], "'rsum0' holds negative values"),
-        (good["alg/rsum0"] * 2, "rsum0 .*is not the reach of its cumulative strategy cum0"),
-        (good["alg/rsum0"][:1], "'rsum0' is float64 \\(1, "),
+    meta = json.loads(str(good["meta"]))
+    for key, bad, message in (
+        ("alg/rsum0", -good["alg/rsum0"], "'rsum0' holds negative values"),
+        ("alg/rsum0", good["alg/rsum0"] * 2, "rsum0 .*is not the reach of its cumulative"),
+        ("alg/rsum0", good["alg/rsum0"][:1], "'rsum0' is float64 \\(1, "),
+        ("alg/wsum", good["alg/wsum"] * 3, "rsum0 .*is not the reach of its cumulative"),
+        ("alg/wsum", np.array(0.0), "weight sum 0.0 does not fit 30 iterations"),
+        ("alg/wsum", np.array(np.nan), "'wsum' holds non-finite values"),
+        # an iteration count that is not the metadata's (one of 10**12 stalled a resume)
+        ("alg/t", np.array(10**12), "made 1000000000000 iterations, its metadata says 30"),
+        ("alg/t", np.array(-5), "'t' holds negative values"),
+        ("alg/t", np.array(30.0), "iteration count 't' is float64"),
+        ("meta", np.array(json.dumps({**meta, "iterations": 10**13})), "more than a run makes"),
+        ("meta", np.array(json.dumps({**meta, "seconds": 1e308})), "more than a run makes"),
     ):
-        np.savez(path, **{**good, "alg/rsum0": bad})
+        np.savez(path, **{**good, key: bad})
         out = tmp_path / "out"
         with pytest.raises(TeamLeducError, match=f"checkpoint .*checkpoint.npz.*{message}"):
             solve(config, None, resume=run, max_iterations=31, time_limit=GUARD_SECONDS,

@@ -35,6 +35,11 @@ from .measurement import Measurement
 CHECKPOINT_NAME = "checkpoint.npz"
 FORMAT = 2  # 2: the current strategy is recomputed from the regrets, not stored
 KINDS = ("br", "peel", "product", "column")
+#: the most iterations and seconds a checkpoint may record: far beyond any run (leduc makes a
+#: few thousand iterations a second), so a doctored count cannot stall a resume or the
+#: progress lines
+MAX_ITERATIONS = 10**12
+MAX_SECONDS = 1e9
 
 
 @dataclass
@@ -117,6 +122,11 @@ def _check_meta(meta) -> None:
         raise ValueError("its metadata's preset and method are not strings")
     _number(meta["iterations"], "its iteration count", integer=True, minimum=0)
     _number(meta["seconds"], "its seconds", minimum=0)
+    if meta["iterations"] > MAX_ITERATIONS or meta["seconds"] > MAX_SECONDS:
+        raise ValueError(
+            f"its {meta['iterations']} iterations in {meta['seconds']:.3g} s are more than a run "
+            f"makes (at most {MAX_ITERATIONS:.0e} iterations, {MAX_SECONDS:.0e} s)"
+        )
     if not isinstance(meta["history"], list):
         raise ValueError("its history is not a list")
     for i, h in enumerate(meta["history"]):
@@ -256,8 +266,9 @@ def _reason(e: Exception) -> str:
 MAX_GAMMA = 8.0
 
 #: a regret minimiser's arrays that a checkpoint from before 0.4.8 lacks: the sums of the
-#: iterates' terminal reaches (``RegretMinimizer.load_state`` rebuilds them from ``cum``)
-OPTIONAL_STATE = {"rsum0", "rsum1"}
+#: iterates' terminal reaches and of their weights (``RegretMinimizer.load_state`` rebuilds
+#: them from ``cum`` and the iteration count)
+OPTIONAL_STATE = {"rsum0", "rsum1", "wsum"}
 
 
 def file_of(path) -> Path:
@@ -288,8 +299,10 @@ def check_state(path, state: dict, expected: dict) -> None:
             )
         if got.dtype.kind == "f" and not np.isfinite(got).all():
             raise CheckpointError(f"{bad}: array {name!r} holds non-finite values")
-        if name in OPTIONAL_STATE and got.size and not got.min() >= 0.0:
+        if name in OPTIONAL_STATE | {"t"} and got.size and not got.min() >= 0:
             raise CheckpointError(f"{bad}: array {name!r} holds negative values")
+        if name == "t" and got.dtype.kind not in "iu":
+            raise CheckpointError(f"{bad}: the iteration count 't' is {got.dtype}, not an integer")
         if name == "gamma" and not 0.0 <= float(got) <= MAX_GAMMA:
             raise CheckpointError(
                 f"{bad}: averaging exponent {float(got)!r} is not in [0, {MAX_GAMMA:g}]"

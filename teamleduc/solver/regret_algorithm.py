@@ -75,4 +75,8 @@ class RegretAlgorithm:
         return self.rm.state()
 
     def load_state(self, state: dict, iterations: int) -> None:
+        if int(state["t"]) != iterations:
+            raise ValueError(
+                f"its algorithm made {int(state['t'])} iterations, its metadata says {iterations}"
+            )
         self.rm.load_state(state)
