@@ -85,3 +85,22 @@ def test_solve_command(tmp_path):
     load_submission(out / "submission", "kuhn")
     res = CliRunner().invoke(cli, ["solve", "--preset", "kuhn-3p", "--out", str(tmp_path / "x")])
     assert res.exit_code != 0
+
+
+@pytest.mark.parametrize("refine", ["10", "100", "1e300"])
+def test_refinement_longer_than_the_time_limit_is_a_usage_error(tmp_path, refine):
+    """--refine-seconds is part of --time-limit: as long or longer left the solver nothing
+    (it made 1 iteration and said the time limit was reached); refused before anything runs,
+    and the same through the Python API."""
+    from teamleduc.cli import cli
+    from teamleduc.errors import ArgumentValueError
+    from teamleduc.solver import solve
+
+    out = tmp_path / "out"
+    args = ["solve", "--preset", "kuhn", "--time-limit", "10", "--refine-seconds", refine]
+    r = CliRunner().invoke(cli, [*args, "--out", str(out)])
+    assert r.exit_code == 2 and "--refine-seconds" in r.output and "--time-limit" in r.output
+    assert "solving kuhn" not in r.output and not out.exists()
+    with pytest.raises(ArgumentValueError, match="refine_seconds .* must be less than time_limit"):
+        solve("kuhn", time_limit=10, refine_seconds=float(refine), out_dir=out)
+    assert not out.exists()

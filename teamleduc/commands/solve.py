@@ -157,6 +157,12 @@ def solve_command(
         if not quiet and not as_json:
             click.echo(_progress_line(m))
 
+    if isinstance(refine_seconds, float) and refine_seconds >= time_limit:
+        raise click.BadParameter(
+            f"{refine_seconds:g} s is not less than --time-limit {time_limit:g} s: the "
+            "refinement is part of the time limit, after the solving",
+            param_hint="'--refine-seconds'",
+        )
     if not quiet and not as_json:
         click.echo(
             f"solving {config.name} with {method or DEFAULT_METHOD} "

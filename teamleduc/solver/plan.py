@@ -116,6 +116,12 @@ def check_solve_arguments(config: object = _UNSET, method: object = _UNSET, **ar
             optional=optional,
             finite=name != "checkpoint_interval",
         )
+    limit, refine = out.get("time_limit"), out.get("refine_seconds")
+    if limit is not None and refine is not None and refine >= limit:
+        raise ArgumentValueError(
+            f"refine_seconds ({refine:g}) must be less than time_limit ({limit:g}): the "
+            "refinement is part of the time limit, after the solving"
+        )
     if "max_iterations" in out:
         out["max_iterations"] = check_count(
             out["max_iterations"], "max_iterations", minimum=1, optional=True
