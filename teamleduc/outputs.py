@@ -198,6 +198,18 @@ def _link_or_copy_file(src, dst) -> None:
 
 
 @contextlib.contextmanager
+def _cannot_write(target: Path) -> Iterator[None]:
+    """An OSError creating the temporary sibling of ``target`` (a read-only folder or file
+    system) says so about ``target``: the sibling's hidden name means nothing to the user."""
+    try:
+        yield
+    except OSError as e:
+        if e.errno is None:
+            raise
+        raise OSError(e.errno, f"cannot write {target}: {e.strerror}") from None
+
+
+@contextlib.contextmanager
 def _naming(target: Path) -> Iterator[None]:
     """Give an OSError raised while writing ``target`` the target's name when it has none: a
     write that fills the disk says ``[Errno 28] No space left on device`` and no file, and
@@ -222,7 +234,8 @@ def staged_folder(
     without an exception and is removed otherwise. The rule of :func:`check_target` applies."""
     target = check_target(path, overwrite, inputs=inputs, allow=allow)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    with _cannot_write(target):
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     try:
         with _naming(target):
             follow_umask(tmp)
@@ -236,7 +249,8 @@ def staged_folder(
 def _sibling_file(target: Path) -> Iterator[Path]:
     """A new temporary file beside ``target`` (same file system, mode per the umask), removed
     when the block ends unless it was renamed into place."""
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    with _cannot_write(target):
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
     tmp = Path(name)
     try:

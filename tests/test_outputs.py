@@ -313,3 +313,21 @@ def test_one_file_is_replaced_whole_or_not_at_all(tmp_path):
     save_png(fig, path)
     assert path.read_bytes()[:4] == b"\x89PNG" and sorted(os.listdir(tmp_path)) == ["a.txt"]
     assert not plt.fignum_exists(fig.number)
+
+
+def test_a_folder_that_cannot_be_written_is_named_not_the_temporary(tmp_path, monkeypatch):
+    """A read-only folder or file system refuses the temporary sibling; the message names the
+    output (``.NAME.XXXX.tmp`` means nothing to the user) and nothing is left."""
+    import tempfile
+
+    def refused(*args, dir=None, **kwargs):
+        raise OSError(30, "Read-only file system", f"{dir}/.x.abc123.tmp")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refused)
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    for stage, target in ((staged_folder, tmp_path / "out"), (staged_file, tmp_path / "a.zip")):
+        with pytest.raises(OSError) as e, stage(target):
+            pass
+        assert e.value.errno == 30 and ".tmp" not in str(e.value)
+        assert str(e.value) == f"[Errno 30] cannot write {target}: Read-only file system"
+        assert not target.exists() and hidden(tmp_path) == []
