@@ -273,6 +273,10 @@ def _who(spec: object, role: str | None) -> str:
         text = "the submission object"
     else:
         text = str(spec)
+        if len(text) > MAX_PATH_CHARS:  # no file system holds it: never echoed whole
+            from .arguments import excerpt
+
+            text = excerpt(text)
     return f"{role} {text}" if role else text
 
 

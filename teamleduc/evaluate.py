@@ -282,13 +282,19 @@ def _rank_index(config: GameConfig, name, what: str) -> int:
 
 def _card_names(config: GameConfig, cards) -> list:
     """The rank names of ``cards`` (``"J,Q,Q,K"``, ``"J Q Q K"`` or a sequence of names)."""
-    if isinstance(cards, str):
-        return [c for c in cards.replace(" ", ",").split(",") if c != ""]
+    if isinstance(cards, str):  # an empty field is an error, never dropped
+        from .replay import split_cards
+
+        return split_cards(cards)
     if isinstance(cards, (bytes, Mapping)) or not isinstance(cards, Iterable):
         raise ArgumentTypeError(
             f"cards: give one rank name per seat, e.g. 'J,Q,Q,K', not {cards!r}"[:200]
         )
-    return [c for c in cards if c != ""]
+    names = list(cards)
+    for k, c in enumerate(names, 1):
+        if isinstance(c, str) and not c.strip():
+            raise ArgumentValueError(f"cards: card {k} is empty; give one rank name per seat")
+    return names
 
 
 def conditional_value(tree: PublicTree, reach_a, reach_b, cards, community=None) -> float:

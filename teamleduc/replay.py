@@ -98,6 +98,30 @@ class ReplayResult:
         }
 
 
+def split_cards(text: str, what: str = "cards") -> list[str]:
+    """The rank names of ``text``: separated by commas (``"J,Q,Q,K"``, blanks around them
+    allowed) or by blanks (``"J Q Q K"``). An empty field (``"Q,K,Q,K,,"``, ``",Q,K"``,
+    ``"Q,,K"``) is an ArgumentValueError naming ``what`` and the field, never dropped: the
+    cards given would no longer be those meant."""
+    from .arguments import excerpt
+
+    stripped = text.strip()
+    if not stripped:
+        raise ArgumentValueError(f"{what}: empty; give one rank per seat, e.g. J,Q,Q,K")
+    if "," not in stripped:
+        return stripped.split()
+    out: list[str] = []
+    for k, field_text in enumerate(stripped.split(","), 1):
+        names = field_text.split()
+        if not names:
+            raise ArgumentValueError(
+                f"{what} {excerpt(text)}: field {k} is empty; give one rank per seat "
+                "separated by commas, e.g. J,Q,Q,K"
+            )
+        out += names
+    return out
+
+
 def parse_rank(config: GameConfig, text, what: str) -> int:
     """0-based rank of ``text``: a rank name (any case) or an int 0..R-1 (numpy integers
     included); TeamLeducError naming ``what`` otherwise (a bool, a float, -1: Python's
@@ -174,7 +198,7 @@ def replay(
     tree = build_tree(config)
     tables = infoset_tables(tree)
     if isinstance(cards, str):
-        cards = [c for c in re.split(r"[,\s]+", cards.strip()) if c]
+        cards = split_cards(cards)
     elif isinstance(cards, (bytes, Mapping)) or not isinstance(cards, Iterable):
         raise ArgumentTypeError(
             f"cards: give one rank per seat, e.g. 'J,Q' or ['J', 'Q'], not {cards!r}"[:200]

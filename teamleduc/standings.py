@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import __version__
-from .names import display_name, display_width, file_text, pad
+from .names import display_name, display_width, file_text, pad, terminal_text
 
 LEADERBOARD_COLUMNS = (
     "rank",
@@ -159,10 +159,12 @@ class GradeResult:
                     f"{format_value(s.worst_match, 9)}  {s.signals:>7}  "
                     f"{format_value(s.worst_case_as_team_a, 9)}  {format_value(s.worst_case_as_team_b, 9)}"
                 )
-        for bad in self.invalid:
+        for bad in self.invalid:  # a long path echoed in it: the line cut, with its length
             lines.append(
-                f"invalid: {display_name(bad.name)} ({display_name(bad.source)}): "
-                f"{display_name(bad.message)}"
+                terminal_text(
+                    f"invalid: {display_name(bad.name)} ({display_name(bad.source)}): "
+                    f"{display_name(bad.message)}"
+                )
             )
         return "\n".join(lines)
 

@@ -173,6 +173,20 @@ def _is_dir(entry: os.DirEntry) -> bool:
         return False
 
 
+def _is_dangling(entry: os.DirEntry) -> bool:
+    """A symbolic link whose target is missing, or a loop of links: listed as an entry of a
+    class folder (one invalid row), never skipped without a word."""
+    try:
+        return entry.is_symlink() and not os.path.exists(entry.path)
+    except (OSError, ValueError):
+        return False
+
+
+def _is_entry(entry: os.DirEntry) -> bool:
+    """An entry of a class folder: a folder, a ``.zip`` or a broken or looping link."""
+    return _is_dir(entry) or entry.name.lower().endswith(".zip") or _is_dangling(entry)
+
+
 def _holds_submission_files(entries: list[os.DirEntry]) -> bool:
     names = {e.name for e in entries if not _is_dir(e)}
     return "meta-strategy.csv" in names or any(
@@ -193,18 +207,14 @@ def is_class_folder(path: str | os.PathLike[str]) -> bool:
         inner = _listing(entries[0].path)
         if inner and _holds_submission_files(inner):
             return False  # one submission in its top folder
-    return any(_is_dir(e) or e.name.lower().endswith(".zip") for e in entries)
+    return any(_is_entry(e) for e in entries)
 
 
 def class_entries(path: str | os.PathLike[str]) -> list[Path]:
     """The submissions of a class folder (its sub-folders and ``.zip`` files, by name; a
-    ``.zip`` name that is a pipe, a device or a broken link is listed too, and reported as
-    invalid when read)."""
-    return [
-        Path(path, e.name)
-        for e in _listing(path) or []
-        if _is_dir(e) or e.name.lower().endswith(".zip")
-    ]
+    ``.zip`` name that is a pipe or a device, and any broken or looping symbolic link, is
+    listed too, and reported as invalid when read)."""
+    return [Path(path, e.name) for e in _listing(path) or [] if _is_entry(e)]
 
 
 def expand_classes(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:

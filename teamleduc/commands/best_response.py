@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from .options import (
+    check_sub,
     config_for,
     echo_json,
     echo_result,
@@ -53,6 +54,7 @@ def best_response_command(sub, against, config, export_dir, overwrite, as_json):
     from ..best_response import _require_two_teams, best_response
     from ..outputs import check_target
 
+    check_sub("SUB", sub)
     config = config_for(config, [sub])
     _require_two_teams(config, "best-response")
     fixed = 0 if against.lower() == "a" else 1
@@ -93,6 +95,7 @@ def exploitability_command(sub, config, unit, as_json):
     from ..best_response import exploitability, nash_conv
     from ..evaluate import big_blind_of
 
+    check_sub("SUB", sub)
     config = config_for(config, [sub])
     if unit == "bb":
         big_blind_of(config)  # refused before any work on a game without blinds

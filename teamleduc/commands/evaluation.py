@@ -12,6 +12,7 @@ import sys
 import click
 
 from .options import (
+    check_sub,
     config_for,
     echo_json,
     echo_result,
@@ -57,6 +58,12 @@ def evaluate(team_a_sub, team_b_sub, config, cards, community, unit, as_json):
     from ..evaluate import big_blind_of
     from ..evaluate import evaluate as run
 
+    check_sub("TEAM_A_SUB", team_a_sub)
+    check_sub("TEAM_B_SUB", team_b_sub)
+    if cards is not None:  # an empty field named here, before any submission is read
+        from ..replay import split_cards
+
+        split_cards(cards, "--cards")
     config = config_for(config, [team_a_sub, team_b_sub])
     if unit == "bb":
         big_blind_of(config)  # refused before any work on a game without blinds
@@ -79,6 +86,8 @@ def match(x, y, config, unit, as_json):
     from ..evaluate import big_blind_of
     from ..evaluate import match as run
 
+    check_sub("X", x)
+    check_sub("Y", y)
     config = config_for(config, [x, y])
     if unit == "bb":
         big_blind_of(config)
@@ -181,17 +190,22 @@ def grade(
     from ..errors import TeamLeducError
     from ..grade import grade as run
     from ..grade.memory import parse_memory
-    from ..names import display_name
+    from ..grade.run import check_outside_inputs
+    from ..names import display_name, terminal_text
     from ..outputs import check_target
     from ..validate import class_entries, is_class_folder
 
     entrants = []
+    classes = []
     for text in submissions:
-        spec = NamedPath.parse(text)
+        spec = NamedPath.parse(text)  # NAME=PATH: its name and path bounded there
+        if isinstance(spec, str):
+            check_sub("SUB", spec)
         # a baseline name that is also a path here is refused (baseline_or_path says how to
         # write each); a class folder's entries stay Path objects, never taken for baselines
         folder = isinstance(spec, str) and baseline_or_path(spec) is None and is_class_folder(spec)
         entrants += class_entries(spec) if folder else [spec]
+        classes += [spec] if folder else []
     if names_file is not None:
         entrants += read_names_file(names_file)
     if not entrants and baselines.strip().lower() in ("", "none"):
@@ -200,12 +214,17 @@ def grade(
         raise TeamLeducError("give --cache DIR or --no-cache, not both")
     for path, names in repeated_paths(entrants):
         click.echo(
-            f"warning: {display_name(path)} is given {len(names)} times "
-            f"(as {', '.join(map(display_name, names))}); each is graded as a separate entrant",
+            terminal_text(
+                f"warning: {display_name(path)} is given {len(names)} times (as "
+                f"{', '.join(map(display_name, names))}); each is graded as a separate entrant"
+            ),
             err=True,
         )
     config = config_for(config, entrants)
     inputs = [e.path if isinstance(e, NamedPath) else e for e in entrants]
+    # --out, --cache and OUT.cache outside every submission and class folder graded: else the
+    # grading writes into what it reads (and the next run reads its own output as entries)
+    check_outside_inputs(out_dir, False if no_cache else cache_dir, classes + inputs)
     check_target(out_dir, overwrite, inputs=inputs)  # before the (long) grading
     result = run(
         entrants,
@@ -222,25 +241,33 @@ def grade(
     )
     work = result.work
     click.echo(
-        f"computed {work['entrants_loaded']} submission(s)' arrays, "
-        f"{work['worst_cases_computed']} worst case(s), {work['pairs_computed']} pair(s) "
-        f"({work['pairs_cached']} from the cache"
-        + (f", resumed after {work['blocks_resumed']} block(s)" if work["blocks_resumed"] else "")
-        + ")"
-        + ("" if no_cache else f"; cache {work['cache']}"),
+        terminal_text(
+            f"computed {work['entrants_loaded']} submission(s)' arrays, "
+            f"{work['worst_cases_computed']} worst case(s), {work['pairs_computed']} pair(s) "
+            f"({work['pairs_cached']} from the cache"
+            + (
+                f", resumed after {work['blocks_resumed']} block(s)"
+                if work["blocks_resumed"]
+                else ""
+            )
+            + ")"
+            + ("" if no_cache else f"; cache {display_name(work['cache'])}")
+        ),
         err=True,
     )
     drawn = not no_heatmap and "heatmap_error" not in work
     if "heatmap_error" in work:  # every other file is written; the picture is left out
-        click.echo(f"warning: {display_name(work['heatmap_error'])}", err=True)
+        click.echo(terminal_text(f"warning: {work['heatmap_error']}"), err=True)
     if as_json:
         echo_json(result.to_dict())
     else:
         click.echo(str(result))
         click.echo(
-            f"wrote leaderboard.csv, leaderboard.md, matrix.csv, values.csv, invalid.csv, "
-            f"grade.json{', matrix.png' if drawn else ''}, leaderboard.html to "
-            f"{display_name(out_dir)} ({result.seconds:.1f} s)",
+            terminal_text(
+                f"wrote leaderboard.csv, leaderboard.md, matrix.csv, values.csv, invalid.csv, "
+                f"grade.json{', matrix.png' if drawn else ''}, leaderboard.html to "
+                f"{display_name(out_dir)} ({result.seconds:.1f} s)"
+            ),
             err=True,
         )
     if len(result.names) < 2:

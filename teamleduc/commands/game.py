@@ -170,9 +170,11 @@ def replay(config, cards, community, actions, small_blind, as_json):
 
     An illegal action stops the replay with the rule it breaks (exit code 2)."""
     from ..replay import replay as run_replay
+    from ..replay import split_cards
 
     for option, text in (("--cards", cards), ("--community", community), ("--actions", actions)):
         _check_hand_text(config, option, text)
+    split_cards(cards, "--cards")  # an empty field is named, never dropped
     result = run_replay(config, cards, actions, community, _small_blind_seat(config, small_blind))
     echo_result(result, as_json)
 

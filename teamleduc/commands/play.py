@@ -111,14 +111,18 @@ def read_line(stdin) -> str | None:
     line = raw.readline(LINE_BYTES)
     if not line:
         return None
-    if line.endswith(b"\n"):
+    if line.endswith(b"\n") or len(line) < LINE_BYTES:  # whole (the last one may lack "\n")
         return line.rstrip(b"\r\n").decode("utf-8", "surrogateescape")
     size = len(line)
+    rest = b""
     while True:  # skip the rest of a long line, keeping only its length
         more = raw.readline(1 << 16)
         size += len(more)
+        rest = more[-2:]
         if not more or more.endswith(b"\n"):
             break
+    if size - (len(rest) - len(rest.rstrip(b"\r\n"))) <= LINE_BYTES:  # LINE_BYTES, then "\n"
+        return line.rstrip(b"\r").decode("utf-8", "surrogateescape")
     return _Long(line.decode("utf-8", "surrogateescape"), size)
 
 
@@ -134,6 +138,8 @@ def _ask(hand, stdin) -> int:
 
     legal = hand.legal_actions()
     options = ", ".join(ACTION_NAMES[a] for a in legal)
+    keys = [ACTION_NAMES[a][-2] for a in legal]  # the letter in "raise (r)"
+    letters = ", ".join(keys[:-1]) + " or " + keys[-1] if len(keys) > 1 else keys[0]
     bad = 0
     while True:
         click.echo(f"your action [{options}; q quits]: ", nl=False)
@@ -146,7 +152,7 @@ def _ask(hand, stdin) -> int:
             raise _Quit
         action = None if long else parse_action(line)
         if action is None:
-            click.echo(f"  {_shown(line)} is not an action; type c, r or f")
+            click.echo(f"  {_shown(line)} is not an action; type {letters}")
         elif action not in legal:
             click.echo(f"  {ACTION_NAMES[action]} is not legal here; legal: {options}")
         else:
@@ -197,7 +203,9 @@ def play(config, seat, against, hands, seed):
         )
     me = seat - 1
     check_sub("--against", against)
-    policy = SubmissionPolicy(against, config, seed=None if seed is None else seed + 1)
+    policy = SubmissionPolicy(
+        against, config, seed=None if seed is None else seed + 1, what="--against"
+    )
     game = env_game(config)
     hand = Hand(game)
     rng = np.random.default_rng(seed)

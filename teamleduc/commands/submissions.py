@@ -23,7 +23,13 @@ from ..arguments import excerpt
 from ..config import DEFAULT_PRESET, PRESETS, GameConfig, get_config
 from ..errors import TeamLeducError
 from ..files.findings import SubmissionError
-from .options import USER_ERRORS, echo_result, exit_for_user_error, overwrite_option
+from .options import (
+    SUB_CHARS,
+    USER_ERRORS,
+    echo_result,
+    exit_for_user_error,
+    overwrite_option,
+)
 
 PRESET_2025 = "team-leduc-2025"
 _PRESET_HELP = (
@@ -56,8 +62,26 @@ def _seats(text: str, config: GameConfig):
         return None
     if text == "all":
         return tuple(range(config.num_seats))
+    fields = [t.strip() for t in text.split(",")]
+    for k, t in enumerate(fields, 1):
+        if not t:  # "1,,3" or "1,3,": never read as if the field were not there
+            raise click.BadParameter(
+                f"{excerpt(text)}: field {k} is empty; give seats such as 1,3",
+                param_hint="'--seats'",
+            )
+    repeated = sorted({t for t in fields if fields.count(t) > 1})
+    if repeated and all(t.isdigit() for t in fields):
+        raise click.BadParameter(
+            f"{excerpt(text)}: seat {repeated[0]} is given twice; give each seat once, e.g. 1,3",
+            param_hint="'--seats'",
+        )
     try:
-        seats = [int(t) - 1 for t in text.split(",") if t.strip()]
+        seats = [int(t) - 1 for t in fields]
+        if len(set(seats)) != len(seats):  # "1,01": the same seat written two ways
+            raise click.BadParameter(
+                f"{excerpt(text)}: a seat is given twice; give each seat once, e.g. 1,3",
+                param_hint="'--seats'",
+            )
         return whole_teams(config, seats)
     except ValueError as e:
         msg = (
@@ -66,6 +90,21 @@ def _seats(text: str, config: GameConfig):
             else f"not a list of seats: {excerpt(text)}"
         )
         raise click.BadParameter(msg, param_hint="'--seats'") from None
+
+
+class _SubPath(click.Path):
+    """An existing path given as a submission (``validate PATH``, ``convert SRC``) or a new
+    one (``convert DST``): one no file system holds (over 4,096 characters, or holding a NUL)
+    is refused first, shown as its first 80 characters and its length, never echoed whole."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and (len(value) > SUB_CHARS or "\0" in value):
+            self.fail(
+                f"{excerpt(value)}: not a path (at most {SUB_CHARS:,} characters, no NUL)",
+                param,
+                ctx,
+            )
+        return super().convert(value, param, ctx)
 
 
 @contextlib.contextmanager
@@ -85,7 +124,7 @@ def _echo_findings(findings, prefix: str, err: bool, source=None) -> None:
 
 
 @click.command("validate")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=_SubPath(exists=True, path_type=Path))
 @click.option("--preset", default=None, metavar="P", help=_PRESET_HELP)
 @click.option(
     "--seats",
@@ -139,8 +178,8 @@ def validate(paths, preset, seats_text, as_json):
 
 
 @click.command("convert")
-@click.argument("src", type=click.Path(exists=True, path_type=Path))
-@click.argument("dst", type=click.Path(path_type=Path))
+@click.argument("src", type=_SubPath(exists=True, path_type=Path))
+@click.argument("dst", type=_SubPath(path_type=Path))
 @click.option(
     "--to",
     "to",

@@ -65,6 +65,39 @@ class ConvertResult:
         }
 
 
+def lies_within(inner: str | os.PathLike[str], outer: str | os.PathLike[str]) -> bool:
+    """True if ``inner`` is ``outer`` or lies below it, as written or once symbolic links are
+    followed (``outer`` a link to a folder included); neither needs to exist."""
+
+    def real(p):
+        return Path(os.path.realpath(os.path.abspath(os.fspath(p))))
+
+    for a, b in (
+        (Path(os.path.abspath(os.fspath(inner))), Path(os.path.abspath(os.fspath(outer)))),
+        (real(inner), real(outer)),
+    ):
+        if a == b or b in a.parents:
+            return True
+    return False
+
+
+def check_outside_source(dst: str | os.PathLike[str], src: str | os.PathLike[str]) -> None:
+    """TeamLeducError (exit 2) if ``dst`` lies inside the source folder ``src``: the source
+    would then hold the converted copy (a CSV submission with a folder beside its files is
+    refused by every reader). ``dst`` equal to ``src`` is left to
+    :func:`teamleduc.outputs.check_target` (refused as holding the input)."""
+    if not os.path.isdir(src) or not lies_within(dst, src):
+        return
+    if Path(os.path.abspath(dst)) == Path(os.path.abspath(src)):
+        return
+    from ..arguments import excerpt
+
+    raise TeamLeducError(
+        f"{excerpt(os.fspath(dst))}: refused: it lies inside the source {excerpt(os.fspath(src))}, "
+        "which would then hold the copy; give a DST outside the source"
+    )
+
+
 def convert(
     src: str | os.PathLike[str],
     dst: str | os.PathLike[str],
@@ -86,6 +119,7 @@ def convert(
     """
     if to not in TARGETS:
         raise ValueError(f"unknown target format {to!r}; use one of {', '.join(TARGETS)}")
+    check_outside_source(dst, src)
     check_target(dst, overwrite, inputs=[src])  # before the (long) reading
     result = read_path(src, config, seats=seats, keep=True)
     if result.errors:

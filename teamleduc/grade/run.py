@@ -15,12 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..arguments import check_flag, check_path
+from ..arguments import check_flag, check_path, excerpt
 from ..baselines import baselines_for, canonical_name, parse_baseline, solver_average
 from ..config import GameConfig, get_config
 from ..entrants import NamedPath
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..evaluate import team_seats
+from ..files.convert import lies_within
 from ..leaderboard import write_outputs
 from ..outputs import check_target
 from ..standings import GradeResult, InvalidEntry
@@ -89,6 +90,7 @@ def grade(
     )
     if out is not None:  # the command's rule, before any work and before the cache is made
         check_target(out, overwrite, inputs=_input_paths(submissions))
+    check_outside_inputs(out, cache, _input_paths(submissions), names=("out", "cache"))
     budget = parse_memory(memory)
     blist: list[str] = []
     for b in baselines:
@@ -171,6 +173,53 @@ def _input_paths(submissions: list) -> list:
         for s in submissions
         if isinstance(s, (str, os.PathLike, NamedPath))
     ]
+
+
+def check_outside_inputs(
+    out: str | os.PathLike[str] | None,
+    cache: str | os.PathLike[str] | bool | None,
+    inputs: Iterable,
+    *,
+    names: tuple[str, str] = ("--out", "--cache"),
+) -> None:
+    """TeamLeducError (exit 2) if the output folder ``out``, the cache folder ``cache`` or,
+    when ``cache`` is None, the default cache ``OUT.cache`` is or lies inside one of
+    ``inputs`` (the submission folders graded, and the class folders they come from): the
+    grading would write into what it reads (a submission then refused as holding nested
+    folders, a class folder gaining entries). Checked before anything is written. ``names``:
+    how the message calls the two options (``out``/``cache`` from Python)."""
+    folders = []
+    for item in inputs:
+        if isinstance(item, NamedPath):
+            item = item.path
+        if not isinstance(item, (str, os.PathLike)):
+            continue
+        try:
+            if os.path.isdir(item):
+                folders.append(item)
+        except (OSError, ValueError):
+            continue
+    targets = []
+    if out is not None:
+        targets.append((names[0], out, None))
+    if cache not in (None, False, True):
+        targets.append((names[1], cache, None))
+    elif cache is None and out is not None:
+        targets.append((names[0], out, default_cache(out)))
+    for option, given, derived in targets:
+        for folder in folders:
+            if not lies_within(given if derived is None else derived, folder):
+                continue
+            where = (
+                "it is or lies"
+                if derived is None
+                else f"its cache {excerpt(str(derived))} (OUT.cache) would lie"
+            )
+            raise TeamLeducError(
+                f"{option} {excerpt(os.fspath(given))}: refused: {where} inside the input "
+                f"{excerpt(os.fspath(folder))}, and grading would write into what it grades; "
+                "give a folder outside every submission and class folder"
+            )
 
 
 def default_cache(out: str | os.PathLike[str]) -> Path:
