@@ -24,6 +24,7 @@ Every command that writes (``infosets``, ``convert``, ``baseline``, ``best-respo
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import signal
@@ -197,6 +198,15 @@ def _link_or_copy_file(src, dst) -> None:
         shutil.copy2(src, dst)
 
 
+def _prefix(target: Path) -> str:
+    """The temporary sibling's name prefix: ``.NAME.``, NAME cut so that prefix, random part
+    and ``.tmp`` fit a file name of 255 bytes whatever the target's (legal) name."""
+    name = target.name
+    while len(f".{name}.".encode("utf-8", "surrogateescape")) > 230:
+        name = name[:-1]
+    return f".{name}."
+
+
 @contextlib.contextmanager
 def _cannot_write(target: Path) -> Iterator[None]:
     """An OSError creating the temporary sibling of ``target`` (a read-only folder or file
@@ -217,9 +227,14 @@ def _naming(target: Path) -> Iterator[None]:
     try:
         yield
     except OSError as e:
-        if e.filename is None and e.errno is not None:
+        if e.filename is None and e.errno in _WRITE_ERRORS:
             e.filename = str(target)
         raise
+
+
+#: what writing a file can fail with, and nothing else (a broken pipe to the terminal, say,
+#: is not the output's fault): no space, over quota, too large, read-only, an I/O error
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO}
 
 
 @contextlib.contextmanager
@@ -235,7 +250,7 @@ def staged_folder(
     target = check_target(path, overwrite, inputs=inputs, allow=allow)
     target.parent.mkdir(parents=True, exist_ok=True)
     with _cannot_write(target):
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=_prefix(target), suffix=".tmp", dir=target.parent))
     try:
         with _naming(target):
             follow_umask(tmp)
@@ -250,7 +265,7 @@ def _sibling_file(target: Path) -> Iterator[Path]:
     """A new temporary file beside ``target`` (same file system, mode per the umask), removed
     when the block ends unless it was renamed into place."""
     with _cannot_write(target):
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, name = tempfile.mkstemp(prefix=_prefix(target), suffix=".tmp", dir=target.parent)
     os.close(fd)
     tmp = Path(name)
     try:

@@ -94,3 +94,27 @@ def test_measure_uses_the_reach_sums_and_they_are_checkpointed():
     for bad in (state["rsum0"] * 1.5, state["rsum0"][::-1].copy()):
         with pytest.raises(ValueError, match="rsum0 .*not the reach of its cumulative"):
             RegretMinimizer(config, VARIANTS["dcfr"]).load_state({**state, "rsum0": bad})
+    # both sums and the weight scaled alike keep the average but not the weight of t
+    # iterations: the next iterations would outweigh (or not move) the history
+    scaled = {**state, "wsum": state["wsum"] * 1e-200}
+    scaled.update(rsum0=state["rsum0"] * 1e-200, rsum1=state["rsum1"] * 1e-200)
+    with pytest.raises(ValueError, match="weight sum .* is not that of 30 iterations"):
+        RegretMinimizer(config, VARIANTS["dcfr"]).load_state(scaled)
+
+
+def test_power_sum_is_the_running_sum_and_its_formula_beyond():
+    """The weight of t iterations: the running sum's own bits up to EXACT_POWER_SUM (a 0.4.7
+    checkpoint resumes exactly), the Euler-Maclaurin formula beyond (1e-12 relative for the
+    solver's exponents)."""
+    from teamleduc.solver.dag_cfr import EXACT_POWER_SUM, power_sum
+
+    for gamma in (1.0, 2.0, 3.0):
+        running = 0.0
+        for s in range(1, 1001):
+            running += float(s) ** gamma
+        assert power_sum(1000, gamma) == running
+        t = EXACT_POWER_SUM + 1
+        exact = sum(float(s) ** gamma for s in range(1, t + 1))
+        assert power_sum(t, gamma) == pytest.approx(exact, rel=1e-11)
+    assert power_sum(0, 3.0) == 0.0
+    assert power_sum(10**12, 3.0) == pytest.approx(10**48 / 4, rel=1e-9)  # constant time

@@ -331,3 +331,23 @@ def test_a_folder_that_cannot_be_written_is_named_not_the_temporary(tmp_path, mo
         assert e.value.errno == 30 and ".tmp" not in str(e.value)
         assert str(e.value) == f"[Errno 30] cannot write {target}: Read-only file system"
         assert not target.exists() and hidden(tmp_path) == []
+
+
+def test_only_write_errors_are_given_the_outputs_name(tmp_path):
+    """A broken pipe to the terminal while a command writes its output (``solve --out run |
+    head -1``) is not the output's fault: it keeps its own words."""
+    with pytest.raises(BrokenPipeError) as e, staged_folder(tmp_path / "run"):
+        raise BrokenPipeError(32, "Broken pipe")
+    assert e.value.filename is None and str(e.value) == "[Errno 32] Broken pipe"
+
+
+def test_a_long_but_legal_output_name_is_staged(tmp_path):
+    """The temporary sibling's name is cut to fit 255 bytes: a 250-character output name is
+    legal and is written (it failed with 'File name too long' on the sibling)."""
+    for name in ("a" * 250, "é" * 120):  # 250 bytes in ASCII and in UTF-8
+        with staged_folder(tmp_path / name) as stage:
+            (stage / "x.txt").write_text("x")
+        assert (tmp_path / name / "x.txt").read_text() == "x" and hidden(tmp_path) == []
+        with staged_file(tmp_path / f"{name[:-4]}.zip") as tmp:
+            tmp.write_bytes(b"z")
+        assert (tmp_path / f"{name[:-4]}.zip").read_bytes() == b"z"

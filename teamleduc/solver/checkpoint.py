@@ -38,7 +38,7 @@ KINDS = ("br", "peel", "product", "column")
 #: the most iterations and seconds a checkpoint may record: far beyond any run (leduc makes a
 #: few thousand iterations a second), so a doctored count cannot stall a resume or the
 #: progress lines
-MAX_ITERATIONS = 10**12
+MAX_ITERATIONS = 10**9  # also below where t**3 weights overflow float32 cumulative strategies
 MAX_SECONDS = 1e9
 
 
@@ -284,9 +284,13 @@ def check_state(path, state: dict, expected: dict) -> None:
     :data:`MAX_GAMMA`] and its reach sums non-negative."""
     path = file_of(path)
     bad = f"cannot resume from checkpoint {path}: the algorithm's state"
-    needed = set(expected) - (OPTIONAL_STATE if "cum0" in expected else set())
+    optional = OPTIONAL_STATE if "cum0" in expected else set()
+    needed = set(expected) - optional
     if not needed <= set(state) <= set(expected):
         missing = sorted(needed - set(state)) or sorted(set(state) - set(expected))
+        raise CheckpointError(f"{bad} does not match the method (array {missing[0]!r})")
+    if optional & set(state) and not optional <= set(state):  # all of them or none
+        missing = sorted(optional - set(state))
         raise CheckpointError(f"{bad} does not match the method (array {missing[0]!r})")
     for name, want in expected.items():
         if name not in state:

@@ -327,6 +327,7 @@ def guaranteed_value(game: DagGame, mixture: TeamMixture) -> float:
     best response on its whole DAG: a lower bound on v* for team A, an upper bound for B."""
     from types import SimpleNamespace
 
+    from .. import reach
     from ..dag import best_values
     from ..files.threads import threads_to_use
     from ..reach import team_reach
@@ -341,7 +342,7 @@ def guaranteed_value(game: DagGame, mixture: TeamMixture) -> float:
     # over all of them, on any number of threads
     weights = np.asarray(mixture.weights, dtype=np.float64).tolist()
     T = np.zeros((len(game.tree.terminals), dag.num_deals))
-    step = threads_to_use()
+    step = min(reach.THREADS or threads_to_use(), 8)  # a signal per thread in flight
     for j0 in range(0, len(weights), step):
         built = [item.strategies() for item in mixture.items[j0 : j0 + step]]
         played = SimpleNamespace(
