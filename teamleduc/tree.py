@@ -41,12 +41,14 @@ all-in): its round-2 copies are single terminals right below the chance node.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import rules
-from .config import GameConfig
+from .config import PRESETS, GameConfig
+from .errors import ArgumentValueError
 
 DECISION, CHANCE, TERMINAL = 0, 1, 2
 
@@ -281,10 +283,73 @@ def _build_hand(config: GameConfig, small_blind: int) -> dict:
     )
 
 
+#: the most public nodes a game's tree may have (``build_tree`` refuses more): team-leduc, the
+#: largest preset, has 448,532; a tree of this size takes about a gigabyte and minutes to build
+MAX_TREE_NODES = 20_000_000
+
+
+def count_nodes(config: GameConfig) -> int:
+    """The number of public nodes of ``config``'s tree, counted without building it: a betting
+    round's nodes by a recursion over its betting states, each distinct state counted once
+    (:class:`rules.BettingState` is hashable), so a game of billions of nodes is counted in
+    milliseconds. The same pieces as :func:`_build_hand` (tested equal to the built trees)."""
+    S, R = config.num_seats, config.num_ranks
+    memo: dict = {}
+
+    def round_nodes(state: rules.BettingState) -> tuple[int, Counter]:
+        """Nodes of the round from ``state`` on, and its ends: (active, contrib, closer)."""
+        if state in memo:
+            return memo[state]
+        nodes, ends = 1, Counter()
+        if state.status == rules.TO_ACT:
+            for a in rules.legal_actions(config, state):
+                child = rules.step(config, state, a)
+                if child.status == rules.ROUND_OVER:
+                    nodes += 1
+                    ends[(child.active, child.contrib, state.to_act)] += 1
+                else:
+                    n, e = round_nodes(child)
+                    nodes += n
+                    ends.update(e)
+        memo[state] = nodes, ends
+        return nodes, ends
+
+    def hand_nodes(small_blind: int) -> int:
+        base = np.array(rules.posted(config, small_blind), np.int64)
+        contrib0 = _template_start(config, base)
+        first = rules.start_round(
+            config, 0, contrib0, (True,) * S, _template_first(config, small_blind)
+        )
+        n1, ends = round_nodes(first)
+        if not config.has_community:
+            return n1
+        total = n1
+        for (active, contrib, closer), times in ends.items():
+            start = _template_start(config, np.array(contrib) - np.array(contrib0) + base)
+            second = rules.start_round(
+                config, 1, start, active, rules.second_round_first(config, int(closer))
+            )
+            total += times * R * round_nodes(second)[0]
+        return total
+
+    if not config.dealt_blind:
+        return hand_nodes(0)
+    return 1 + sum(hand_nodes(b) for b in range(S))
+
+
 @functools.lru_cache(maxsize=8)
 def build_tree(config: GameConfig) -> PublicTree:
-    """The public tree of ``config`` (cached: built once per configuration)."""
+    """The public tree of ``config`` (cached: built once per configuration). A game of more
+    than :data:`MAX_TREE_NODES` public nodes is refused (ArgumentValueError), before any of it
+    is built."""
     S, R = config.num_seats, config.num_ranks
+    nodes = 0 if PRESETS.get(config.name) == config else count_nodes(config)  # presets fit
+    if nodes > MAX_TREE_NODES:
+        raise ArgumentValueError(
+            f"{config.name}: its public tree has {nodes:,} nodes, more than the toolkit builds "
+            f"({MAX_TREE_NODES:,}; team-leduc has 448,532): fewer seats, a lower max_raises or "
+            "fewer ranks"
+        )
     if not config.dealt_blind:
         arrays = _build_hand(config, 0)
         blind = np.full(len(arrays["parent"]), 0 if config.blinds else -1, np.int8)

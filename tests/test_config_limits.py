@@ -148,3 +148,32 @@ def test_community_ranks_fit_the_tree():
     with pytest.raises(ArgumentValueError, match=r"ranks: 128 ranks with a community card"):
         get_config("leduc", ranks=ranks, suits=1)
     assert get_config("kuhn", ranks=ranks).num_ranks == 128  # no community card: no limit here
+
+
+def test_the_node_count_is_the_built_trees_and_a_huge_tree_is_refused_unbuilt():
+    """count_nodes counts a game's public tree without building it: equal to the built tree
+    on every preset and on variants of each rule (raise caps, stacks, blinds and the dealt
+    small blind, three seats); a game above MAX_TREE_NODES is refused naming its count, in
+    well under a second, where building it would take gigabytes."""
+    import time
+
+    from teamleduc.tree import MAX_TREE_NODES, count_nodes
+
+    variants = [get_config(name) for name in PRESETS if name != "team-leduc"]
+    variants += [
+        get_config("kuhn-3p", max_raises=3),
+        get_config("leduc", max_raises=4),
+        get_config("tiny-team-leduc", max_raises=2),
+        get_config("leduc-stack50", stack=30),
+        get_config("rlcard-leduc", max_raises=3),
+        get_config("leduc-3p", max_raises=3),
+    ]
+    for config in variants:
+        assert count_nodes(config) == build_tree(config).num_nodes, config.name
+    assert count_nodes(get_config("team-leduc")) == 448_532  # the docs' figure
+    huge = get_config("kuhn-3p", max_raises=20)
+    started = time.process_time()
+    assert count_nodes(huge) == 31_457_074 > MAX_TREE_NODES
+    with pytest.raises(ArgumentValueError, match=r"kuhn-3p: its public tree has 31,457,074 nodes"):
+        build_tree(huge)
+    assert time.process_time() - started < 30  # counted, not built (about 0.4 s)
