@@ -118,26 +118,3 @@ def test_power_sum_is_the_running_sum_and_its_formula_beyond():
         assert power_sum(t, gamma) == pytest.approx(exact, rel=1e-11)
     assert power_sum(0, 3.0) == 0.0
     assert power_sum(10**12, 3.0) == pytest.approx(10**48 / 4, rel=1e-9)  # constant time
-
-
-def test_released_current_strategies_come_back_bit_for_bit():
-    """release_current drops the current strategies (a run writing its outputs); the next
-    iteration, or refine_opponents, gets them back from the regrets: the same bits as a
-    minimiser that kept them, and the checkpoint state never held them."""
-    from teamleduc.solver.dag_cfr import VARIANTS, RegretMinimizer
-
-    config = get_config("tiny-team-leduc")
-    for method in ("dcfr", "pcfr+"):
-        kept, released = (RegretMinimizer(config, VARIANTS[method]) for _ in range(2))
-        kept.iterate(9)
-        released.iterate(9)
-        released.release_current()
-        assert released.sigma == [None, None]
-        np.testing.assert_array_equal(released.current(1), kept.sigma[1])
-        released.release_current()
-        kept.iterate(4)
-        released.iterate(4)
-        for k in (0, 1):
-            np.testing.assert_array_equal(released.sigma[k], kept.sigma[k])
-            np.testing.assert_array_equal(released.cum[k], kept.cum[k])
-        assert "sigma0" not in released.state()

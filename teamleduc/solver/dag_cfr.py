@@ -200,22 +200,6 @@ class RegretMinimizer:
             self._scratch = ([d.new_values() for d in dags], [d.new_values() for d in dags])
         return self._scratch
 
-    def current(self, team: int) -> np.ndarray:
-        """The current strategy of ``team`` (its row array, updated in place by every
-        iteration); after :meth:`release_current`, the regret matching of the regrets again,
-        bit for bit (:func:`match_regrets`)."""
-        if self.sigma[team] is None:
-            d = self.game.dags[team]
-            pred = self.discounting.predictive
-            self.sigma[team] = match_regrets(d, self.reg[team], self.last[team], pred)
-        return self.sigma[team]
-
-    def release_current(self) -> None:
-        """Drop the current strategies (two float32 row arrays, 198 MB on team-leduc) when no
-        iteration follows, i.e. while a run writes its outputs, when its memory peaks; the
-        regrets give them back (:meth:`current`), and checkpoints never held them."""
-        self.sigma = [None] * len(self.sigma)
-
     def release_scratch(self) -> None:
         """Drop the values and flows scratch (their contents are never read again: every pass
         writes before it reads); the next pass allocates them anew. The refinement calls this
@@ -241,7 +225,7 @@ class RegretMinimizer:
                     self.reach[1 - k],
                     self.V[k],
                     self.reg[k],
-                    self.current(k),
+                    self.sigma[k],
                     self.last[k],
                     pos_f,
                     neg_f,
@@ -363,7 +347,7 @@ class RegretMinimizer:
             self.weight_sum = power_sum(self.t, gamma)
         pred = self.discounting.predictive
         for k, d in enumerate(g.dags):
-            self.sigma[k] = match_regrets(d, self.reg[k], self.last[k], pred)
+            self.sigma[k][...] = match_regrets(d, self.reg[k], self.last[k], pred)
             self.reach[k] = flows(d, self.sigma[k], self.F[k])
         for k in (0, 1):
             self.reach_sum[k][...] = self._loaded_reach_sum(state, k, scale)

@@ -54,9 +54,6 @@ class DoubleOracleAlgorithm:
     def release_scratch(self) -> None:
         """Nothing to free: the restricted games are small."""
 
-    def release_current(self) -> None:
-        """Nothing to free (see :meth:`release_scratch`)."""
-
     def direct_export(self, max_signals: int):
         """The best restricted mixtures measured so far, if they fit in ``max_signals``."""
         from .export import ExportResult, merge_submission

@@ -159,7 +159,6 @@ def _run(plan: SolvePlan) -> SolveResult:
     with stop:
         status = solve_and_export(run)
         ex, status = refine_step(run, status)
-        alg.release_current()  # no iteration follows: the outputs' peak without them
         result = verified_result(run, ex, status)
         write_step(run, result)
     if stop.set and status != INTERRUPTED:

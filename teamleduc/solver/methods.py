@@ -2,7 +2,7 @@
 
 The driver (:mod:`.driver`) runs any algorithm through one small interface: ``step``,
 ``measure``, ``export_candidates``, ``export_alternatives``, ``direct_export``, ``stratified``,
-``refine_opponents``, ``release_scratch``, ``release_current``, ``state``/``load_state``.
+``refine_opponents``, ``release_scratch``, ``state``/``load_state``.
 :class:`.regret_algorithm.RegretAlgorithm` adapts the regret minimisers of :mod:`.dag_cfr`,
 :class:`.double_oracle_algorithm.DoubleOracleAlgorithm` the column generation of
 :mod:`.column_generation` (each algorithm imported on first use: they compile kernels).

@@ -64,11 +64,7 @@ class RegretAlgorithm:
     def refine_opponents(self) -> tuple:
         """For refining team k: the other team's (regrets, current strategy), to start the
         refinement's opponent near equilibrium instead of from uniform."""
-        return ((self.rm.reg[1], self.rm.current(1)), (self.rm.reg[0], self.rm.current(0)))
-
-    def release_current(self) -> None:
-        """Free the current strategies once no iteration follows (the run writes its outputs)."""
-        self.rm.release_current()
+        return ((self.rm.reg[1], self.rm.sigma[1]), (self.rm.reg[0], self.rm.sigma[0]))
 
     def release_scratch(self) -> None:
         """Free the regret minimiser's scratch arrays before a long phase that does not
