@@ -63,6 +63,20 @@ def _is_within(inner: Path, outer: Path) -> bool:
     return inner == outer or outer in inner.parents
 
 
+def lies_within(inner: str | os.PathLike[str], outer: str | os.PathLike[str]) -> bool:
+    """True if ``inner`` is ``outer`` or lies below it, as written or once symbolic links are
+    followed (``outer`` a link to a folder included); neither needs to exist. What ``grade``
+    and ``convert`` check so that an output never lands inside what they read."""
+
+    def absolute(p) -> Path:
+        return Path(os.path.abspath(os.fspath(p)))
+
+    def real(p) -> Path:
+        return Path(os.path.realpath(absolute(p)))
+
+    return _is_within(absolute(inner), absolute(outer)) or _is_within(real(inner), real(outer))
+
+
 _SPECIAL_KINDS = (
     (stat.S_ISFIFO, "named pipe (FIFO)"),
     (stat.S_ISCHR, "character device"),

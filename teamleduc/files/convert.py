@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..config import GameConfig
 from ..errors import TeamLeducError
-from ..outputs import check_target
+from ..outputs import check_target, lies_within
 from .findings import Finding, SubmissionError
 from .format2025 import team_zip_name, write_submission_2025, write_team_zip
 from .reading import read_path
@@ -63,22 +63,6 @@ class ConvertResult:
             "written": list(self.written),
             "warnings": [w.to_dict() for w in self.warnings],
         }
-
-
-def lies_within(inner: str | os.PathLike[str], outer: str | os.PathLike[str]) -> bool:
-    """True if ``inner`` is ``outer`` or lies below it, as written or once symbolic links are
-    followed (``outer`` a link to a folder included); neither needs to exist."""
-
-    def real(p):
-        return Path(os.path.realpath(os.path.abspath(os.fspath(p))))
-
-    for a, b in (
-        (Path(os.path.abspath(os.fspath(inner))), Path(os.path.abspath(os.fspath(outer)))),
-        (real(inner), real(outer)),
-    ):
-        if a == b or b in a.parents:
-            return True
-    return False
 
 
 def check_outside_source(dst: str | os.PathLike[str], src: str | os.PathLike[str]) -> None:

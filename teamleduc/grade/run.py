@@ -21,9 +21,8 @@ from ..config import GameConfig, get_config
 from ..entrants import NamedPath
 from ..errors import ArgumentTypeError, ArgumentValueError, TeamLeducError
 from ..evaluate import team_seats
-from ..files.convert import lies_within
 from ..leaderboard import write_outputs
-from ..outputs import check_target
+from ..outputs import check_target, lies_within
 from ..standings import GradeResult, InvalidEntry
 from ..tree import build_tree
 from .cache import EntrantRecord, GradeCache
