@@ -612,3 +612,29 @@ def test_chunked_reaches_give_the_same_bits(averaged, monkeypatch):
     monkeypatch.setattr(team_refinement, "CHUNK", 4)
     assert run() == whole
     assert 0 < np.frombuffer(whole[1], np.bool_).mean() < 1  # some nodes unreached
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_block_average_built_by_chunks_gives_the_same_bits(averaged, monkeypatch, dtype):
+    """A block's exact check builds its average from ``cum`` a chunk of signals at a time
+    (not a whole (K, n, 3) float64 copy): the team's exact terminal reach is the same bits as
+    that of the average built at once (:func:`_block_average`), in one chunk of 6 or in
+    chunks of 4 and 2, for float32 (big games) and float64 iterates; unreached information
+    sets (``cum`` summing to 0) take the fallback."""
+    from teamleduc.solver import team_refinement
+
+    game, sig = averaged
+    mix = stratified_mixture(game, 0, sig[0], 6)
+    strat = mix.strategies(_sizes(game))
+    tr = _TeamRefiner(game, 0, {s: np.array(strat[s]) for s in mix.seats}, mix.weights)
+    first, second = tr.seats
+    rng = np.random.default_rng(3)
+    cum = rng.random(tr.sig[first].shape).astype(dtype)
+    cum[rng.random(cum.shape[:2]) < 0.3] = 0.0  # unreached in some signals
+    avg = np.empty_like(tr.sig[first])
+    _block_average(cum, tr.sig[first], avg)
+    rf = tr._terminal_reach(second, tr.sig[second])
+    at_once = tr._exact_team_reach(tr.p, rf, first, avg, False).tobytes()
+    assert tr._exact_team_reach(tr.p, rf, first, tr.sig[first], False, cum).tobytes() == at_once
+    monkeypatch.setattr(team_refinement, "CHUNK", 4)
+    assert tr._exact_team_reach(tr.p, rf, first, tr.sig[first], False, cum).tobytes() == at_once

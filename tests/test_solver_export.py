@@ -76,3 +76,47 @@ def test_export_starts_from_the_newest_average_only():
     assert ex.lower == pytest.approx(0.1319361388, abs=1e-9)
     # the restricted games held the newest candidates and the generated columns only
     assert all(c <= n + ex.rounds + 1 for c, n in zip(ex.columns, newest))
+
+
+def test_merged_submission_rows_are_each_teams_signal_rows():
+    """:func:`merge_submission` builds each seat's rows straight in the merged order (one seat
+    at a time, no copy of a whole team first): row m of a team-A seat is that seat's behaviour
+    in A's signal ``index_a[m]``, a point mass for a pure signal, likewise for team B, and the
+    probabilities are the merged meta-strategy's."""
+    from teamleduc.dag import PureTeamStrategy
+    from teamleduc.files.model import merge_team_mixtures
+    from teamleduc.infosets import infoset_tables
+    from teamleduc.solver.dag_cfr import RegretMinimizer
+    from teamleduc.solver.export import merge_submission
+    from teamleduc.solver.mixtures import ProductStrategy, TeamMixture
+
+    game = RegretMinimizer(get_config("tiny-team-leduc"), dcfr()).game
+    sizes = {s: t.size for s, t in enumerate(infoset_tables(game.tree))}
+    rng = np.random.default_rng(11)
+
+    def product(seats):
+        return ProductStrategy(seats, {s: rng.dirichlet(np.ones(3), size=sizes[s]) for s in seats})
+
+    def pure(seats):
+        acts = tuple(rng.integers(0, 3, size=sizes[s]).astype(np.int8) for s in seats)
+        return PureTeamStrategy(seats, acts, np.zeros(0, np.int64))
+
+    sa, sb = game.dags[0].seats, game.dags[1].seats
+    a = TeamMixture(0, sa, np.array([0.5, 0.3, 0.2]), (pure(sa), product(sa), pure(sa)))
+    b = TeamMixture(1, sb, np.array([0.45, 0.55]), (product(sb), product(sb)))
+    sub = merge_submission(game, (a, b))
+    merged = merge_team_mixtures(a.weights, b.weights)
+    assert len(merged.probs) == 4  # cuts at 0.45, 0.5 and 0.8
+    np.testing.assert_array_equal(sub.probs, merged.probs / merged.probs.sum())
+    for mix, index in ((a, merged.index_a), (b, merged.index_b)):
+        for s in mix.seats:
+            expected = np.zeros((len(index), sizes[s], 3))
+            for m, k in enumerate(index):
+                item = mix.items[k]
+                if isinstance(item, PureTeamStrategy):
+                    acts = item.actions[item.seats.index(s)]
+                    expected[m, np.arange(sizes[s]), acts] = 1.0
+                else:
+                    expected[m] = item.probs[s]
+            np.testing.assert_array_equal(sub.strategies[s], expected)
+            assert sub.strategies[s].dtype == np.float64

@@ -453,13 +453,9 @@ def merge_submission(game: DagGame, mixtures) -> Submission:
     tabs = infoset_tables(game.tree)
     sizes = {s: tabs[s].size for s in range(game.config.num_seats)}
     merged = merge_team_mixtures(a.weights, b.weights)
-    sa = a.strategies(sizes)
-    sb = b.strategies(sizes)
-    strategies = {}
-    for s in a.seats:
-        strategies[s] = sa[s][merged.index_a]
-    for s in b.seats:
-        strategies[s] = sb[s][merged.index_b]
+    # seat by seat, straight into the merged order: no copy of a whole team beside it
+    strategies = {s: a.seat_rows(s, sizes[s], merged.index_a) for s in a.seats}
+    strategies |= {s: b.seat_rows(s, sizes[s], merged.index_b) for s in b.seats}
     probs = merged.probs / merged.probs.sum()
     return Submission(
         np.arange(len(probs), dtype=np.int64), probs, tuple(sorted(strategies)), strategies

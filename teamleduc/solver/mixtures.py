@@ -62,14 +62,22 @@ class TeamMixture:
             shared = self._shared_rows(num_infosets)
             if shared is not None:
                 return shared
-        out = {s: np.zeros((self.size, num_infosets[s], 3)) for s in self.seats}
-        for k, item in enumerate(self.items):
+        return {s: self.seat_rows(s, num_infosets[s]) for s in self.seats}
+
+    def seat_rows(self, seat: int, n: int, order=None) -> np.ndarray:
+        """A new (len(order), n, 3) float64 array: row m is seat ``seat``'s behaviour in
+        signal ``order[m]`` (default: every signal in order), ``n`` its information sets.
+        One seat at a time, so that a merged submission is built without first copying
+        every seat of both teams (1.4 GB on team-leduc with 100 signals per team)."""
+        order = range(self.size) if order is None else order
+        out = np.zeros((len(order), n, 3))
+        for m, k in enumerate(order):
+            item = self.items[k]
             if isinstance(item, PureTeamStrategy):
-                for s, acts in zip(item.seats, item.actions):
-                    out[s][k, np.arange(acts.shape[0]), acts] = 1.0
+                acts = item.actions[item.seats.index(seat)]
+                out[m, np.arange(acts.shape[0]), acts] = 1.0
             else:
-                for s in self.seats:
-                    out[s][k] = item.probs[s]
+                out[m] = item.probs[seat]
         return out
 
     def _shared_rows(self, num_infosets: dict[int, int]) -> dict[int, np.ndarray] | None:

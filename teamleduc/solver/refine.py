@@ -364,6 +364,9 @@ def shared_weights(
     if isinstance(best[1], ExportResult):
         return ex
     mixes, (lower, upper) = best[1]
+    # the refiner (the other team's regrets, a start's rows) let go before the submission
+    # is built: the best pair holds what it needs
+    del run, lead, follow, best[:]
     assert fits(mixes[0].weights, mixes[1].weights, max_signals)
     return ExportResult(
         mixtures=tuple(mixes),

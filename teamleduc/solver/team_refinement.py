@@ -135,15 +135,22 @@ class _TeamRefiner:
             )
         return out
 
-    def _chunks(self, s, sg):
+    def _chunks(self, s, sg, cum=None):
         """(j0, j1, reach): member ``s``'s float64 reach (j1 - j0, N, R) of signals j0..j1-1 of
         ``sg``, :data:`CHUNK` signals at a time in one (CHUNK, N, R) buffer (not K of them:
-        1.1 GB on team-leduc), in signal order."""
+        1.1 GB on team-leduc), in signal order. With ``cum``, of the block average of ``cum``
+        (``sg`` where unreached, :func:`_block_average`), built a chunk at a time too (not
+        a whole (K, n, 3) float64 copy: 354 MB on team-leduc)."""
         c = min(self.K, CHUNK)
         buf = np.empty((c, self.tree.num_nodes, self.R))
+        avg = None if cum is None else np.empty((c,) + sg.shape[1:], np.float64)
         for j0 in range(0, self.K, c):
             j1 = min(self.K, j0 + c)
-            yield j0, j1, self._reach(s, sg[j0:j1], buf[: j1 - j0])
+            part = sg[j0:j1]
+            if avg is not None:
+                part = avg[: j1 - j0]
+                _block_average(cum[j0:j1], sg[j0:j1], part)
+            yield j0, j1, self._reach(s, part, buf[: j1 - j0])
 
     def _terminal_reach(self, s, sg, live=None, dtype=np.float64) -> np.ndarray:
         """(K, Z, R) reach of member ``s``'s per-signal strategies ``sg`` at the terminals,
@@ -163,11 +170,12 @@ class _TeamRefiner:
         _pair_reach(p, rfix, rfree, self.tree.terminals, free_second, out)
         return out
 
-    def _exact_team_reach(self, p, rfix, s, sg, free_second) -> np.ndarray:
-        """:meth:`_team_reach` of member ``s`` playing ``sg`` with its reach in float64, summed
-        chunk by chunk (:meth:`_chunks`; the same sums, bit for bit, as at once)."""
+    def _exact_team_reach(self, p, rfix, s, sg, free_second, cum=None) -> np.ndarray:
+        """:meth:`_team_reach` of member ``s`` playing ``sg`` (with ``cum``: the block average
+        of ``cum``, ``sg`` where unreached) with its reach in float64, summed chunk by chunk
+        (:meth:`_chunks`; the same sums, bit for bit, as at once)."""
         out = np.zeros((self.Z, self.R * self.R))
-        for j0, j1, b in self._chunks(s, sg):
+        for j0, j1, b in self._chunks(s, sg, cum):
             _pair_reach(p[j0:j1], rfix[j0:j1], b, self.tree.terminals, free_second, out, False)
         return out
 
@@ -188,6 +196,17 @@ class _TeamRefiner:
         are much worse than its start). ``warm`` > 0 starts the free member's regrets so that
         regret matching reproduces its current strategy (:data:`WARM_ITERS`). ``stop()`` true
         ends the block after the current iteration (Ctrl-C in the solver)."""
+        best_val, best_cum, best_p = self._iterate(free_k, deadline, max_iters, iters, warm, stop)
+        # the block's arrays went with its frame: the kept average is built now, in float64
+        free = self.seats[free_k]
+        avg = np.empty_like(self.sig[free])
+        _block_average(best_cum, self.sig[free], avg)  # unreached: the strategy as it was
+        self.sig[free], self.p = avg, best_p / best_p.sum()
+        return best_val
+
+    def _iterate(self, free_k, deadline, max_iters, iters, warm, stop) -> tuple:
+        """The iterations and checks of :meth:`block`; returns the best check's exact value,
+        ``cum`` and weights."""
         g, t, team = self.game, self.tree, self.team
         free, fixed = self.seats[free_k], self.seats[1 - free_k]
         od = g.dags[1 - team]
@@ -260,21 +279,26 @@ class _TeamRefiner:
                 first = float(np.max(np.abs(vals - pp @ vals)))
                 regp = pp * (warm * first if first > 0 else 1e-300)
         better = _better(team)
-        best_val, best = None, None
+        # the best average so far is kept as its ``cum`` (the iterates' type) and weights,
+        # and built in float64 only at the block's end (:func:`_block_average` is a function
+        # of ``cum`` and the unchanged ``self.sig[free]``: the same bits as built at once)
+        best_val, best_cum, best_p = None, None, None
         oVm = oV  # the exact checks' max DP: cfr_update rewrites every value it reads
 
         def check():
             """Measure the block's average so far exactly; keep it if it is the best."""
-            nonlocal best_val, best
-            avg = np.empty_like(self.sig[free])
-            _block_average(cum, self.sig[free], avg)  # unreached: the strategy as it was
+            nonlocal best_val, best_cum, best_p
             pa = pp if self.fixed_weights else cump / cump.sum()
-            # the average's reach in float64, a few signals at a time
-            TAa = self._exact_team_reach(pa, rf, free, avg, free_k == 1)
+            # the average's reach in float64, a few signals at a time (unreached
+            # information sets: the strategy as it was)
+            TAa = self._exact_team_reach(pa, rf, free, self.sig[free], free_k == 1, cum)
             bv = best_values(g, 1 - team, TAa, oVm)
             val = -bv if team == 0 else bv
             if best_val is None or better(val, best_val):
-                best_val, best = val, (avg, pa.copy())
+                if best_cum is None:
+                    best_cum = np.empty_like(cum)
+                np.copyto(best_cum, cum)
+                best_val, best_p = val, pa.copy()
 
         it = 0
         t_start = time.perf_counter()
@@ -322,9 +346,8 @@ class _TeamRefiner:
             self.check_seconds = time.perf_counter() - t_check
         # what the shortest block takes: one iteration and the final check
         self.shortest_block = one_iteration + self.check_seconds
-        self.sig[free], self.p = best[0], best[1] / best[1].sum()
         self.opponent = (oreg, osig)  # the next block's opponent starts from here
-        return best_val
+        return best_val, best_cum, best_p
 
     def mixture(self, p, sig) -> TeamMixture:
         """The mixture of the signals with positive weight. Fixed weights are returned
