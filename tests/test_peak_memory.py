@@ -61,3 +61,43 @@ def test_solve_reports_its_own_peak(tmp_path):
     )  # fmt: skip
     report = json.loads(out)
     assert 0 < report["peak_memory_bytes"] < HELD // 2
+
+
+#: a fresh process that solves kuhn into ``sys.argv[1]`` while writing its submission touches
+#: 100 MiB more than its peak so far, and prints the solve's and the report's peak and that
+_WRITING_PEAK = """
+import json, sys
+import numpy as np
+from teamleduc.peak_memory import peak_resident_bytes
+from teamleduc.solver import result as result_module
+from teamleduc.solver import solve
+
+write = result_module.write_submission
+touched = []
+
+def heavy_write(*args, **kwargs):
+    big = np.ones((peak_resident_bytes() + (100 << 20)) // 8)  # touched: resident
+    touched.append(peak_resident_bytes())
+    del big
+    return write(*args, **kwargs)
+
+result_module.write_submission = heavy_write
+r = solve("kuhn", "dcfr", max_iterations=20, time_limit=60, out_dir=sys.argv[1],
+          handle_sigint=False)
+report = json.loads((r.out_dir and open(sys.argv[1] + "/solve-report.json").read()))
+print(r.peak_memory, report["peak_memory_bytes"], touched[0])
+"""
+
+
+@linux_only
+def test_the_reported_peak_counts_the_submissions_writing(tmp_path):
+    """Writing a big game's submission can be a run's peak: the peak in the result and in
+    ``solve-report.json`` is taken once the submission is written."""
+    out = subprocess.run(
+        [sys.executable, "-c", _WRITING_PEAK, str(tmp_path / "run")],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    reported, in_report, while_writing = map(int, out.stdout.split())
+    # (Linux syncs its per-thread RSS counters lazily: VmHWM readings may lag by a few
+    # hundred kB; without the writing the peak would be 100 MiB lower)
+    assert reported == in_report > while_writing - (8 << 20)

@@ -160,7 +160,7 @@ def _run(plan: SolvePlan) -> SolveResult:
         status = solve_and_export(run)
         ex, status = refine_step(run, status)
         result = verified_result(run, ex, status)
-        write_step(run, result)
+        result = write_step(run, result)
     if stop.set and status != INTERRUPTED:
         raise KeyboardInterrupt  # Ctrl-C after the run's last check: abort, write nothing
     return result

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shutil
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from .. import __version__
 from ..config import GameConfig
 from ..files.format2025 import team_zip_name, write_team_zip
 from ..files.writing import write_submission
+from ..peak_memory import peak_resident_bytes
 from .budget import CSV, TEAMS_2025
 from .checkpoint import CHECKPOINT_NAME
 from .export import team_submission
@@ -70,7 +72,8 @@ class SolveResult:
     history : every exact measurement of the run (``Measurement.what`` says of what).
     submission : the exported full submission (not in :meth:`to_dict`).
     peak_memory : peak resident memory of the process in bytes, since it started
-        (:func:`teamleduc.peak_memory.peak_resident_bytes`).
+        (:func:`teamleduc.peak_memory.peak_resident_bytes`), up to the writing of the
+        submission when the run writes one (not the checkpoint written after it).
     """
 
     preset: str
@@ -182,9 +185,11 @@ def _jsonable(obj):
     return obj
 
 
-def write_outputs(result: SolveResult, out: str | Path, config: GameConfig) -> None:
+def write_outputs(result: SolveResult, out: str | Path, config: GameConfig) -> SolveResult:
     """``submission/`` (CSV files, or the 2025 team zips and, when lossless,
-    ``submission-csv/``), ``solve-report.json`` and ``convergence.png`` in ``out``."""
+    ``submission-csv/``), ``solve-report.json`` and ``convergence.png`` in ``out``. Returns
+    ``result`` with its peak memory taken once the submission is written (the report's):
+    writing a big game's submission can be the run's peak."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     files = result.files()
@@ -197,6 +202,7 @@ def write_outputs(result: SolveResult, out: str | Path, config: GameConfig) -> N
         write_submission(result.submission, stale, overwrite=True, config=config)
     elif stale.is_dir():  # from an earlier run into the same folder: it is not this export
         shutil.rmtree(stale)
+    result = dataclasses.replace(result, peak_memory=max(result.peak_memory, peak_resident_bytes()))
     write_report(result, out)
     plot_convergence(
         result.history,
@@ -204,3 +210,4 @@ def write_outputs(result: SolveResult, out: str | Path, config: GameConfig) -> N
         title=f"{result.preset}: {result.method}, exact saddle-point gap",
         target_gap=result.parameters.get("target_gap"),
     )
+    return result

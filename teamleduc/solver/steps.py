@@ -285,8 +285,10 @@ def verified_result(run: SolveSession, ex: ExportResult, status: str) -> SolveRe
     )
 
 
-def write_step(run: SolveSession, result: SolveResult) -> None:
-    """Write the result's outputs and the last checkpoint into the output folder, if any."""
+def write_step(run: SolveSession, result: SolveResult) -> SolveResult:
+    """Write the result's outputs and the last checkpoint into the output folder, if any;
+    returns the result as reported (its peak memory includes the submission's writing)."""
     if run.plan.out is not None:
-        write_outputs(result, run.plan.out, run.plan.config)
+        result = write_outputs(result, run.plan.out, run.plan.config)
         run.save_checkpoint()
+    return result
