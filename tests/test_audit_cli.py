@@ -11,19 +11,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from teamleduc.cli import cli, main
+from teamleduc.cli import cli
 from teamleduc.errors import ArgumentValueError, TeamLeducError
+
+from .cli_run import run
 
 TINY = "tiny-team-leduc"
 FAST = ["--preset", TINY, "--no-heatmap", "--no-worst-case", "--jobs", "1"]
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main([str(a) for a in argv])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err and "internal error" not in out.out + out.err
-    return e.value.code, out.out, out.err
 
 
 def tree(path: Path) -> list[str]:

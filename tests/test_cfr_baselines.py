@@ -13,19 +13,13 @@ from teamleduc.baselines import (
     parse_baseline,
 )
 from teamleduc.best_response import nash_conv
-from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
 from teamleduc.grade import grade
 from teamleduc.solver.cfr_baseline import solver_average
 from teamleduc.solver.sequence_form import solve_sequence_form
 
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
+from .cli_run import run
 
 
 def test_names():

@@ -4,14 +4,9 @@ import pytest
 
 from teamleduc.cli import cli, main
 
+from .cli_run import run
+
 COMMANDS = sorted(cli.commands)
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
 
 
 def test_the_expected_commands_exist():

@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from teamleduc.baselines import export_baseline
-from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.errors import TeamLeducError
 from teamleduc.explain import show_infoset, trace_hand
@@ -18,14 +17,9 @@ from teamleduc.files.writing import write_submission
 from teamleduc.infosets import mask, tables_for
 from teamleduc.replay import replay
 
+from .cli_run import run
+
 PRESET = "tiny-team-leduc"
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
 
 
 def random_submission(config, signals=3, seed=0):

@@ -18,7 +18,7 @@ from teamleduc.agents.expectiminimax import Expectiminimax, expectiminimax_value
 from teamleduc.agents.qlearning import QLearning
 from teamleduc.agents.study import MAX_EPISODES, Study
 from teamleduc.arguments import excerpt
-from teamleduc.cli import cli, main
+from teamleduc.cli import cli
 from teamleduc.commands.play import LINE_BYTES, MAX_BAD_LINES
 from teamleduc.config import get_config
 from teamleduc.envs.play import parse_action, seat_value
@@ -28,15 +28,10 @@ from teamleduc.studies.abstraction import check_arguments
 from teamleduc.studies.p2_advantage import p2_advantage, solve_game
 from teamleduc.tree import build_tree
 
+from .cli_run import run
+
 ESC = "\x1b"
 SEED_WORDS = ["-1", "1.5", "abc", "1e3", str(2**63), "9" * 40, "", " "]
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
 
 
 def play(args, text: bytes | str):

@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from teamleduc.baselines import baseline, canonical_name, parse_baseline
-from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.entrants import baseline_or_path, entrant_name, load_entrant, resolve_preset
 from teamleduc.errors import TeamLeducError
@@ -33,6 +32,8 @@ from teamleduc.grade import grade
 from teamleduc.grade.cache import entrant_key
 from teamleduc.grade.loading import load_estimate
 from teamleduc.validate import class_entries, is_class_folder, validate_many
+
+from .cli_run import run
 
 PRESET = "tiny-team-leduc"
 CONFIG = get_config(PRESET)
@@ -52,14 +53,6 @@ def deadline():
     yield
     signal.alarm(0)
     signal.signal(signal.SIGALRM, old)
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main([str(a) for a in argv])
-    out = capsys.readouterr()
-    assert "Traceback" not in out.out + out.err and "internal error" not in out.out + out.err
-    return e.value.code, out.out, out.err
 
 
 @pytest.fixture(scope="module")

@@ -11,20 +11,14 @@ import numpy as np
 import pytest
 
 from teamleduc.baselines import export_baseline
-from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.evaluate import evaluate
 from teamleduc.files.reading import load_submission
 from teamleduc.strategy import build_submission
 
+from .cli_run import run
+
 PRESET = "team-leduc-2025"
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
 
 
 def raise_kings(infoset: str, legal: str):

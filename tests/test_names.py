@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.entrants import NamedPath, read_names_file
 from teamleduc.errors import TeamLeducError
@@ -25,6 +24,7 @@ from teamleduc.leaderboard import _csv_text, write_heatmap, write_outputs
 from teamleduc.names import display_name, display_width, file_text, picture_label
 from teamleduc.standings import GradeResult, InvalidEntry
 
+from .cli_run import run
 from .test_evaluate import random_submission
 
 PRESET = "tiny-team-leduc"
@@ -60,13 +60,6 @@ def result_of(names, invalid=()):
     sources = tuple(f"subs/{i}" for i in range(n))
     signals = (1,) * n
     return GradeResult.ranked(PRESET, names, sources, signals, values, invalid=invalid)
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
 
 
 # --------------------------------------------------------------------------- the policy

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from teamleduc.cli import main
 from teamleduc.errors import TeamLeducError
 from teamleduc.outputs import (
     OutputExistsError,
@@ -20,12 +19,7 @@ from teamleduc.outputs import (
     write_text_atomic,
 )
 
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
+from .cli_run import run
 
 
 def listing(folder: Path) -> dict[str, bytes]:

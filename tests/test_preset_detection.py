@@ -7,7 +7,6 @@ import json
 import pytest
 
 from teamleduc.baselines import export_baseline
-from teamleduc.cli import main
 from teamleduc.config import PRESETS, get_config
 from teamleduc.entrants import resolve_preset
 from teamleduc.errors import TeamLeducError
@@ -17,12 +16,7 @@ from teamleduc.files.preset_detection import choose_preset, fit_presets
 from teamleduc.infosets import preset_sizes, tables_for
 from teamleduc.validate import validate_submission
 
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
+from .cli_run import run
 
 
 def test_the_count_table_is_every_presets_information_sets():

@@ -9,21 +9,15 @@ import numpy as np
 import pytest
 
 from teamleduc.baselines import baseline
-from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.files.format2025 import write_team_zip
 from teamleduc.files.writing import write_submission
 from teamleduc.grade import grade
 
+from .cli_run import run
+
 PRESET = "tiny-team-leduc"
 CONFIG = get_config(PRESET)
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
 
 
 # ------------------------------------------------------------------ 1. .npy headers

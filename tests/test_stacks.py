@@ -7,7 +7,6 @@ import json
 import pytest
 
 from teamleduc import rules
-from teamleduc.cli import main
 from teamleduc.config import PRESETS, get_config
 from teamleduc.errors import TeamLeducError
 from teamleduc.infosets import infoset_tables
@@ -16,6 +15,7 @@ from teamleduc.replay import replay
 from teamleduc.tree import CHANCE, DECISION, TERMINAL, build_tree
 
 from . import simulator
+from .cli_run import run
 
 S50 = get_config("leduc-stack50")
 Q, K, A = 0, 1, 2
@@ -180,13 +180,6 @@ def test_sizes_and_older_presets_unchanged():
 
 
 # --------------------------------------------------------------------------- every command
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
 
 
 P = ["--preset", "leduc-stack50"]

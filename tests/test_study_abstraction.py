@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.solver.sequence_form import solve_sequence_form
 from teamleduc.studies.abstraction import (
@@ -17,6 +16,8 @@ from teamleduc.studies.abstraction import (
     uniform_cuts,
     write_outputs,
 )
+
+from .cli_run import run
 
 K100 = get_config("kuhn-100")
 
@@ -149,13 +150,6 @@ def test_outputs(study, tmp_path):
     first = (tmp_path / "abstraction.png").read_bytes()
     write_outputs(study, tmp_path)
     assert (tmp_path / "abstraction.png").read_bytes() == first  # reproducible bytes
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
 
 
 def test_command_on_small_kuhn(capsys, tmp_path):

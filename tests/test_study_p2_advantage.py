@@ -6,20 +6,13 @@ import json
 
 import pytest
 
-from teamleduc.cli import main
 from teamleduc.config import get_config
 from teamleduc.solver import solve
 from teamleduc.solver.sequence_form import solve_sequence_form
 from teamleduc.studies.p2_advantage import p2_advantage, solve_game, write_outputs
 
 from . import sequence_lp
-
-
-def run(capsys, argv):
-    with pytest.raises(SystemExit) as e:
-        main(argv)
-    out = capsys.readouterr()
-    return e.value.code, out.out, out.err
+from .cli_run import run
 
 
 def test_published_values():
