@@ -448,14 +448,16 @@ def with_submission(game: DagGame, ex: ExportResult) -> ExportResult:
 
 
 def merge_submission(game: DagGame, mixtures) -> Submission:
-    """One full submission from both teams' mixtures (merged meta-strategy)."""
+    """One full submission from both teams' mixtures (merged meta-strategy). A team whose
+    signals keep their order and are the rows of one array per seat (stratified or refined
+    signals on shared weights) lends the submission those arrays (no copy, read by everything
+    that takes a submission, written by nothing); any other is copied seat by seat, straight
+    into the merged order."""
     a, b = mixtures
     tabs = infoset_tables(game.tree)
     sizes = {s: tabs[s].size for s in range(game.config.num_seats)}
     merged = merge_team_mixtures(a.weights, b.weights)
-    # seat by seat, straight into the merged order: no copy of a whole team beside it
-    strategies = {s: a.seat_rows(s, sizes[s], merged.index_a) for s in a.seats}
-    strategies |= {s: b.seat_rows(s, sizes[s], merged.index_b) for s in b.seats}
+    strategies = a.rows_in_order(sizes, merged.index_a) | b.rows_in_order(sizes, merged.index_b)
     probs = merged.probs / merged.probs.sum()
     return Submission(
         np.arange(len(probs), dtype=np.int64), probs, tuple(sorted(strategies)), strategies

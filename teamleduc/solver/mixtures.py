@@ -64,6 +64,19 @@ class TeamMixture:
                 return shared
         return {s: self.seat_rows(s, num_infosets[s]) for s in self.seats}
 
+    def rows_in_order(self, num_infosets: dict[int, int], order) -> dict[int, np.ndarray]:
+        """{seat: (len(order), n, 3) float64}: every seat's behaviour in signals ``order``. When
+        ``order`` is every signal in turn and the items are the rows of one array per seat (a
+        stratified or refined mixture, :meth:`_shared_rows`), those arrays themselves (no copy:
+        0.7 GB a team on team-leduc with 100 signals; the caller must not write into them),
+        else new arrays, a seat at a time (:meth:`seat_rows`)."""
+        order = np.asarray(order)
+        if order.shape == (self.size,) and np.array_equal(order, np.arange(self.size)):
+            shared = self._shared_rows(num_infosets)
+            if shared is not None:
+                return shared
+        return {s: self.seat_rows(s, num_infosets[s], order) for s in self.seats}
+
     def seat_rows(self, seat: int, n: int, order=None) -> np.ndarray:
         """A new (len(order), n, 3) float64 array: row m is seat ``seat``'s behaviour in
         signal ``order[m]`` (default: every signal in order), ``n`` its information sets.
