@@ -70,7 +70,8 @@ class SolveResult:
     mixtures : both teams' exported mixtures (what the team zips hold; not in
         :meth:`to_dict`).
     history : every exact measurement of the run (``Measurement.what`` says of what).
-    submission : the exported full submission (not in :meth:`to_dict`).
+    submission : the exported full submission (not in :meth:`to_dict`); its arrays may be
+        those of ``mixtures`` (no copy of a big game's signals): write into neither.
     peak_memory : peak resident memory of the process in bytes, since it started
         (:func:`teamleduc.peak_memory.peak_resident_bytes`), up to the writing of the
         submission when the run writes one (not the checkpoint written after it).
