@@ -638,3 +638,66 @@ def test_block_average_built_by_chunks_gives_the_same_bits(averaged, monkeypatch
     assert tr._exact_team_reach(tr.p, rf, first, tr.sig[first], False, cum).tobytes() == at_once
     monkeypatch.setattr(team_refinement, "CHUNK", 4)
     assert tr._exact_team_reach(tr.p, rf, first, tr.sig[first], False, cum).tobytes() == at_once
+
+
+def _pair_reach_by_hand(p, rfix, rfree, term, free_second, out):
+    """:func:`_pair_reach`'s sums in its order, in Python floats (float64)."""
+    K, Z, R = rfix.shape
+    for j in range(K):
+        if p[j] == 0.0:
+            continue
+        for z in range(Z):
+            h = term[z]
+            for a in range(R):
+                ra = float(p[j]) * float(rfix[j, z, a] if free_second else rfree[j, h, a])
+                if ra != 0.0:
+                    for b in range(R):
+                        rb = float(rfree[j, h, b] if free_second else rfix[j, z, b])
+                        out[z, a * R + b] += ra * rb
+
+
+def _member_values_by_hand(W, rfix, free_second, out):
+    """:func:`_member_values`'s sums in its order, in Python floats (float64)."""
+    K, Z, R = rfix.shape
+    for j in range(K):
+        for z in range(Z):
+            for x in range(R):
+                s = 0.0
+                for y in range(R):
+                    w = W[z, y, x] if free_second else W[z, x, y]
+                    s += float(w) * float(rfix[j, z, y])
+                out[j, z, x] = s
+
+
+@pytest.mark.parametrize("R", [2, 3, 4])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_per_terminal_kernels_have_the_bits_of_their_sums_in_order(R, dtype):
+    """:func:`_pair_reach` and :func:`_member_values` (a loop written out for three ranks, the
+    general one otherwise) give, bit for bit, their sums taken in order in Python floats: for
+    the refiner's float32 and float64 arrays, with signals of weight 0, terminals the fixed
+    member never reaches (its reach all 0: a value of +0) and more terminals than one
+    parallel block (:data:`_ZBLOCK`)."""
+    from teamleduc.solver.refine_kernels import _ZBLOCK
+
+    rng = np.random.default_rng(R)
+    K, N = 4, 3 * _ZBLOCK
+    term = np.sort(rng.choice(N, _ZBLOCK + 37, replace=False)).astype(np.int32)
+    Z = len(term)
+    rfix = rng.random((K, Z, R)).astype(dtype)
+    rfix[rng.random((K, Z)) < 0.3] = 0.0
+    rfree = rng.random((K, N, R)).astype(dtype)
+    rfree[rng.random((K, N)) < 0.2] = 0.0
+    p = rng.dirichlet(np.ones(K))
+    p[1] = 0.0
+    W = rng.normal(size=(Z, R, R))
+    for free_second in (True, False):
+        got, want = np.full((Z, R * R), 0.25), np.full((Z, R * R), 0.25)
+        _pair_reach(p, rfix, rfree, term, free_second, got, False)  # added to what is there
+        _pair_reach_by_hand(p, rfix, rfree, term, free_second, want)
+        assert got.tobytes() == want.tobytes()
+        got, want = np.empty((K, Z, R), dtype), np.empty((K, Z, R), dtype)
+        _member_values(W, rfix, free_second, got)
+        _member_values_by_hand(W, rfix, free_second, want)
+        assert got.tobytes() == want.tobytes()
+        dead = ~rfix.any(axis=2)
+        assert dead.any() and not np.signbit(got[dead]).any()  # +0 where never reached

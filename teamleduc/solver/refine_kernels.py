@@ -110,11 +110,34 @@ def _pair_reach(p, rfix, rfree, term, free_second, out, clear=True):
     terminals and the free member's ``rfree`` (K, N, R) at every node (second member when
     ``free_second``). Blocks of terminals in parallel, signals in order within a block. With
     ``clear`` False the signals are added to ``out`` as it is: consecutive chunks of signals
-    then give the same sums, bit for bit, as all of them at once."""
+    then give the same sums, bit for bit, as all of them at once. Three ranks (both big
+    presets) take a loop written out for them, with the same sums in the same order."""
     K, _, R = rfix.shape
     Z = term.shape[0]
     if clear:
         out[:] = 0.0
+    if R == 3:
+        for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
+            z0 = blk * _ZBLOCK
+            z1 = min(z0 + _ZBLOCK, Z)
+            for j in range(K):
+                pj = p[j]
+                if pj == 0.0:
+                    continue
+                xj, fj = rfix[j], rfree[j]
+                for z in range(z0, z1):
+                    h = _u(term[z])
+                    if free_second:
+                        a0, a1, a2 = xj[z, 0], xj[z, 1], xj[z, 2]
+                        b0, b1, b2 = fj[h, 0], fj[h, 1], fj[h, 2]
+                    else:
+                        a0, a1, a2 = fj[h, 0], fj[h, 1], fj[h, 2]
+                        b0, b1, b2 = xj[z, 0], xj[z, 1], xj[z, 2]
+                    oz = out[z]
+                    _add_row(oz, 0, pj * a0, b0, b1, b2)
+                    _add_row(oz, 3, pj * a1, b0, b1, b2)
+                    _add_row(oz, 6, pj * a2, b0, b1, b2)
+        return
     for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
         z0 = blk * _ZBLOCK
         z1 = min(z0 + _ZBLOCK, Z)
@@ -132,25 +155,50 @@ def _pair_reach(p, rfix, rfree, term, free_second, out, clear=True):
                             out[z, a * R + b] += ra * rb
 
 
+@njit(cache=True, inline="always")
+def _add_row(oz, i, ra, b0, b1, b2):
+    """``oz[i + b] += ra * rb`` for the three ranks b, unless ``ra`` is 0 (as the loop of
+    :func:`_pair_reach` does)."""
+    if ra != 0.0:
+        oz[i] += ra * b0
+        oz[i + 1] += ra * b1
+        oz[i + 2] += ra * b2
+
+
 @njit(cache=True, parallel=True)
 def _member_values(W, rfix, free_second, out):
     """Counterfactual terminal values (K, Z, R) of the free member: ``W`` (Z, R, R) summed
     against the fixed member's per-signal terminal reach ``rfix`` (K, Z, R), over the fixed
-    member's rank (the first index of ``W`` when ``free_second``, else the second)."""
+    member's rank (the first index of ``W`` when ``free_second``, else the second). Each value
+    is ``((0 + W r_0) + W r_1) + ...`` in float64, which is +0 where the fixed member never gets
+    (every ``r`` 0: ``W`` is finite). Three ranks (both big presets) take a loop written out
+    for them: about three times as fast as the general one on team-leduc, the same bits."""
     K, Z, R = rfix.shape
+    if R == 3:
+        for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
+            z0 = blk * _ZBLOCK
+            z1 = min(z0 + _ZBLOCK, Z)
+            for j in range(K):
+                rj, oj = rfix[j], out[j]
+                for z in range(z0, z1):
+                    r0 = np.float64(rj[z, 0])
+                    r1 = np.float64(rj[z, 1])
+                    r2 = np.float64(rj[z, 2])
+                    Wz = W[z]
+                    if free_second:
+                        oj[z, 0] = ((0.0 + Wz[0, 0] * r0) + Wz[1, 0] * r1) + Wz[2, 0] * r2
+                        oj[z, 1] = ((0.0 + Wz[0, 1] * r0) + Wz[1, 1] * r1) + Wz[2, 1] * r2
+                        oj[z, 2] = ((0.0 + Wz[0, 2] * r0) + Wz[1, 2] * r1) + Wz[2, 2] * r2
+                    else:
+                        oj[z, 0] = ((0.0 + Wz[0, 0] * r0) + Wz[0, 1] * r1) + Wz[0, 2] * r2
+                        oj[z, 1] = ((0.0 + Wz[1, 0] * r0) + Wz[1, 1] * r1) + Wz[1, 2] * r2
+                        oj[z, 2] = ((0.0 + Wz[2, 0] * r0) + Wz[2, 1] * r1) + Wz[2, 2] * r2
+        return
     for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
         z0 = blk * _ZBLOCK
         z1 = min(z0 + _ZBLOCK, Z)
         for j in range(K):
             for z in range(z0, z1):
-                dead = True
-                for y in range(R):
-                    if rfix[j, z, y] != 0.0:
-                        dead = False
-                if dead:
-                    for x in range(R):
-                        out[j, z, x] = 0.0
-                    continue
                 for x in range(R):
                     s = 0.0
                     for y in range(R):
