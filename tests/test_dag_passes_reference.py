@@ -159,6 +159,7 @@ CASES = [
     ("tiny-team-leduc", False, True),
     ("tiny-team-leduc", True, False),
     ("tiny-team-leduc", True, True),
+    ("small-team-leduc", False, False),  # 9 x 9 joint ranks: the leaves' own loops
     ("small-team-leduc", False, True),
 ]
 
