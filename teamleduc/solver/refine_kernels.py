@@ -116,14 +116,14 @@ def _pair_reach(p, rfix, rfree, term, free_second, out, clear=True):
     Z = term.shape[0]
     if clear:
         out[:] = 0.0
-    if R == 3:
-        for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
-            z0 = blk * _ZBLOCK
-            z1 = min(z0 + _ZBLOCK, Z)
-            for j in range(K):
-                pj = p[j]
-                if pj == 0.0:
-                    continue
+    for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
+        z0 = blk * _ZBLOCK
+        z1 = min(z0 + _ZBLOCK, Z)
+        for j in range(K):
+            pj = p[j]
+            if pj == 0.0:
+                continue
+            if R == 3:
                 xj, fj = rfix[j], rfree[j]
                 for z in range(z0, z1):
                     h = _u(term[z])
@@ -137,13 +137,6 @@ def _pair_reach(p, rfix, rfree, term, free_second, out, clear=True):
                     _add_row(oz, 0, pj * a0, b0, b1, b2)
                     _add_row(oz, 3, pj * a1, b0, b1, b2)
                     _add_row(oz, 6, pj * a2, b0, b1, b2)
-        return
-    for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
-        z0 = blk * _ZBLOCK
-        z1 = min(z0 + _ZBLOCK, Z)
-        for j in range(K):
-            pj = p[j]
-            if pj == 0.0:
                 continue
             for z in range(z0, z1):
                 h = term[z]
@@ -174,12 +167,12 @@ def _member_values(W, rfix, free_second, out):
     (every ``r`` 0: ``W`` is finite). Three ranks (both big presets) take a loop written out
     for them: about three times as fast as the general one on team-leduc, the same bits."""
     K, Z, R = rfix.shape
-    if R == 3:
-        for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
-            z0 = blk * _ZBLOCK
-            z1 = min(z0 + _ZBLOCK, Z)
-            for j in range(K):
-                rj, oj = rfix[j], out[j]
+    for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
+        z0 = blk * _ZBLOCK
+        z1 = min(z0 + _ZBLOCK, Z)
+        for j in range(K):
+            rj, oj = rfix[j], out[j]
+            if R == 3:
                 for z in range(z0, z1):
                     r0 = np.float64(rj[z, 0])
                     r1 = np.float64(rj[z, 1])
@@ -193,20 +186,16 @@ def _member_values(W, rfix, free_second, out):
                         oj[z, 0] = ((0.0 + Wz[0, 0] * r0) + Wz[0, 1] * r1) + Wz[0, 2] * r2
                         oj[z, 1] = ((0.0 + Wz[1, 0] * r0) + Wz[1, 1] * r1) + Wz[1, 2] * r2
                         oj[z, 2] = ((0.0 + Wz[2, 0] * r0) + Wz[2, 1] * r1) + Wz[2, 2] * r2
-        return
-    for blk in prange((Z + _ZBLOCK - 1) // _ZBLOCK):
-        z0 = blk * _ZBLOCK
-        z1 = min(z0 + _ZBLOCK, Z)
-        for j in range(K):
+                continue
             for z in range(z0, z1):
                 for x in range(R):
                     s = 0.0
                     for y in range(R):
                         if free_second:
-                            s += W[z, y, x] * rfix[j, z, y]
+                            s += W[z, y, x] * rj[z, y]
                         else:
-                            s += W[z, x, y] * rfix[j, z, y]
-                    out[j, z, x] = s
+                            s += W[z, x, y] * rj[z, y]
+                    oj[z, x] = s
 
 
 @njit(cache=True, parallel=True)
