@@ -94,6 +94,9 @@ def report(rises: list[tuple[float, int, str]], top: int = 8) -> str:
 def main(argv: list[str]) -> int:
     top = 8
     if argv[:1] == ["--top"]:
+        if len(argv) < 2 or not argv[1].isdigit():
+            print("--top needs a number of lines, e.g. --top 8", file=sys.stderr)
+            return 2
         top, argv = int(argv[1]), argv[2:]
     if argv[:1] == ["--"]:
         argv = argv[1:]

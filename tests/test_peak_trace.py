@@ -45,3 +45,6 @@ def test_the_report_names_the_last_rises_and_the_sites():
 def test_without_a_command_it_prints_its_use(capsys):
     assert peak_trace.main([]) == 2
     assert "python -m benchmarks.peak_trace" in capsys.readouterr().out
+    assert peak_trace.main(["--top"]) == 2
+    assert peak_trace.main(["--top", "x", "--", "--version"]) == 2
+    assert "--top needs a number" in capsys.readouterr().err

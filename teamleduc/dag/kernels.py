@@ -144,7 +144,7 @@ def _leaf(h, z, team, C, T, cx_ptr, cx_idx, V, w, B):
             Vr[b] = 0.0
         return False
     if XA == 9 and XB == 9:
-        _leaf_weights_9(team, Cz, Tz, w)  # two members of three ranks: both big presets
+        _leaf_weights_9(team, Cz, Tz, w)  # 9 x 9 joint ranks, e.g. both big presets
     elif team == 0:
         for a in range(XA):
             s = 0.0

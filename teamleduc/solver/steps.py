@@ -214,8 +214,9 @@ def refine_step(run: SolveSession, status: str) -> tuple[ExportResult, str]:
     budget = min(phases.refine_seconds, max(plan.time_limit - phases.reserve - run.elapsed(), 0.05))
     keep_sizes = ex is run.halves
     if phases.stratified_only:
-        # a big game's submission (1.4 GB on team-leduc) is not held while refining:
-        # it is built from the mixtures if the refinement does not beat them
+        # a big game's submission (up to 1.4 GB on team-leduc where it does not share the
+        # mixtures' arrays) is not held while refining: it is built from the mixtures if the
+        # refinement does not beat them
         ex = dataclasses.replace(ex, submission=None)
         run.best = run.halves = None
     alg.release_scratch()  # the minimiser's values and flows: not used while refining
