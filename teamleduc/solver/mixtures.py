@@ -72,9 +72,7 @@ class TeamMixture:
         else new arrays, a seat at a time (:meth:`seat_rows`)."""
         order = np.asarray(order)
         if order.shape == (self.size,) and np.array_equal(order, np.arange(self.size)):
-            shared = self._shared_rows(num_infosets)
-            if shared is not None:
-                return shared
+            return self.strategies(num_infosets, share=True)
         return {s: self.seat_rows(s, num_infosets[s], order) for s in self.seats}
 
     def seat_rows(self, seat: int, n: int, order=None) -> np.ndarray:
