@@ -20,21 +20,12 @@ import traceback
 from collections import Counter
 from pathlib import Path
 
+from teamleduc.peak_memory import peak_resident_bytes
+
 #: a rise of the peak by at least this many MiB is noted
 STEP_MIB = 8
 #: seconds between readings
 PERIOD = 0.005
-
-
-def _status_mib() -> tuple[int, int]:
-    """(VmHWM, VmRSS) of this process in MiB."""
-    hwm = rss = 0
-    for line in Path("/proc/self/status").read_bytes().splitlines():
-        if line.startswith(b"VmHWM:"):
-            hwm = int(line.split()[1]) // 1024
-        elif line.startswith(b"VmRSS:"):
-            rss = int(line.split()[1]) // 1024
-    return hwm, rss
 
 
 def _site(frame, depth: int = 4) -> str:
@@ -56,7 +47,7 @@ def trace(argv: list[str]) -> tuple[list[tuple[float, int, str]], int]:
     def watch() -> None:
         last = 0
         while not done.is_set():
-            hwm, _ = _status_mib()
+            hwm = peak_resident_bytes() >> 20
             if hwm >= last + STEP_MIB:
                 last = hwm
                 frame = sys._current_frames().get(main_thread)

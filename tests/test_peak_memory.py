@@ -84,7 +84,7 @@ def heavy_write(*args, **kwargs):
 result_module.write_submission = heavy_write
 r = solve("kuhn", "dcfr", max_iterations=20, time_limit=60, out_dir=sys.argv[1],
           handle_sigint=False)
-report = json.loads((r.out_dir and open(sys.argv[1] + "/solve-report.json").read()))
+report = json.loads(open(sys.argv[1] + "/solve-report.json").read())
 print(r.peak_memory, report["peak_memory_bytes"], touched[0])
 """
 

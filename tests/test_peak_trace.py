@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from benchmarks import peak_trace
+from teamleduc.peak_memory import peak_resident_bytes
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="VmHWM is Linux's")
 
@@ -21,8 +22,7 @@ def test_a_rise_is_noted_at_the_line_that_made_it(monkeypatch):
     import teamleduc.cli
 
     def command(argv):
-        hwm, _ = peak_trace._status_mib()
-        big = np.ones(((hwm + 64) << 20) // 8)  # touched: resident
+        big = np.ones((peak_resident_bytes() + (64 << 20)) // 8)  # touched: resident
         deadline = time.perf_counter() + 0.2
         while time.perf_counter() < deadline:  # Python lines, so the watcher gets its turn
             big[0] += 1.0
