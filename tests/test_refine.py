@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 from teamleduc.best_response import exploitability
 from teamleduc.config import get_config
-from teamleduc.dag import best_values, sweep
+from teamleduc.dag import best_values, dag_game, sweep
 from teamleduc.infosets import infoset_tables
 from teamleduc.solver import solve
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
@@ -22,6 +23,7 @@ from teamleduc.solver.refine_kernels import (
     _member_reach,
     _member_values,
     _pair_reach,
+    member_scratch,
 )
 from teamleduc.solver.stratify import stratified_mixture
 from teamleduc.solver.team_refinement import CHECK_EVERY, _TeamRefiner, refine_team
@@ -109,7 +111,7 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
     cv = rng.normal(size=(K, Z, R))
     sw = sweep(t)
     sig_all, reg_all = sigma.copy(), np.zeros_like(sigma)
-    V_all = np.empty((K, t.num_nodes, R))
+    root_all = np.empty((K, R))
     live = np.ones((K, t.num_nodes), dtype=bool)
     _member_pass(
         t.kind,
@@ -121,7 +123,8 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
         cv,
         sig_all,
         reg_all,
-        V_all,
+        member_scratch(t.num_nodes, R, np.float64),
+        root_all,
         1.0,
         0.0,
         live,
@@ -143,7 +146,7 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
         )
         np.testing.assert_allclose(reach[j], one[0], rtol=1e-12)
         np.testing.assert_allclose(cum[j], c1[0], rtol=1e-12)
-        s1, g1, V1 = sigma[j : j + 1].copy(), np.zeros((1, n, 3)), np.empty((1, t.num_nodes, R))
+        s1, g1, root1 = sigma[j : j + 1].copy(), np.zeros((1, n, 3)), np.empty((1, R))
         _member_pass(
             t.kind,
             t.children,
@@ -154,12 +157,13 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
             cv[j : j + 1].copy(),
             s1,
             g1,
-            V1,
+            member_scratch(t.num_nodes, R, np.float64),
+            root1,
             1.0,
             0.0,
             live[j : j + 1],
         )
-        np.testing.assert_allclose(V_all[j], V1[0], rtol=1e-12)
+        np.testing.assert_allclose(root_all[j], root1[0], rtol=1e-12)
         np.testing.assert_allclose(sig_all[j], s1[0], rtol=1e-12)
     # reach of the root is 1, and a member's reach is a product of its own probabilities
     assert np.all(reach[:, 0] == 1.0)
@@ -198,7 +202,7 @@ def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
     start = rng.dirichlet(np.ones(3), size=(K, tabs[free].size))
     runs = []
     for mask in (np.ones_like(live), live):
-        sg, V = start.copy(), np.empty((K, t.num_nodes, R))
+        sg, root = start.copy(), np.empty((K, R))
         _member_pass(
             t.kind,
             t.children,
@@ -209,12 +213,13 @@ def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
             cv,
             sg,
             np.zeros_like(sg),
-            V,
+            member_scratch(t.num_nodes, R, np.float64),
+            root,
             1.0,
             0.0,
             mask,
         )
-        runs.append((sg, V))
+        runs.append((sg, root))
     np.testing.assert_allclose(runs[0][1], runs[1][1], rtol=1e-12, atol=1e-15)
     mine = (t.kind == 0) & (t.actor == free)
     for j in range(K):
@@ -572,12 +577,12 @@ def test_one_signal_at_a_time_gives_the_same_bits(averaged):
             t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, reach, cum,
             np.full(K, 0.25),
         )  # fmt: skip
-        s, reg, V = sigma.copy(), np.zeros_like(sigma), np.empty((K, t.num_nodes, R))
+        s, reg, root = sigma.copy(), np.zeros_like(sigma), np.empty((K, R))
         _member_pass(
             t.kind, t.children, t.actor, seat, tabs[seat].id_of, sweep(t).term_index, cv, s,
-            reg, V, 0.8, 0.5, live,
+            reg, member_scratch(t.num_nodes, R, np.float64), root, 0.8, 0.5, live,
         )  # fmt: skip
-        return [a.tobytes() for a in (reach, cum, s, reg, V)]
+        return [a.tobytes() for a in (reach, cum, s, reg, root)]
 
     shares = run()
     with _one_signal_at_a_time():
@@ -747,3 +752,94 @@ def test_shared_weights_let_go_of_a_follower_members_start_once_it_improves(aver
         game, ex, max_signals=K, time_limit=1e9, blocks=6, max_iters=40, restart=restart
     )
     assert ref.gap < ex.gap and freed  # the follower improved a member: its start was let go
+
+
+@njit(cache=False)
+def _member_pass_every_node(
+    kind, children, actor, seat, id_of, term_index, cv, sigma, reg, V, pos_f, neg_f, live
+):
+    """Release 0.4.9's regret pass, kept as the reference: every signal's value at every node
+    in ``V`` (K, N, R), a node the fixed member never reaches written as 0."""
+    N = kind.shape[0]
+    K, _, R = cv.shape
+    for j in range(K):
+        Vj, sj, rj, cj, lj = V[j], sigma[j], reg[j], cv[j], live[j]
+        for h in range(N - 1, -1, -1):
+            if not lj[h]:
+                for x in range(R):
+                    Vj[h, x] = 0.0
+            elif kind[h] == 2:
+                for x in range(R):
+                    Vj[h, x] = cj[term_index[h], x]
+            elif kind[h] == 0 and actor[h] == seat:
+                for x in range(R):
+                    i = id_of[h, x]
+                    ev = 0.0
+                    for a in range(3):
+                        c = children[h, a]
+                        if c >= 0:
+                            ev += sj[i, a] * Vj[c, x]
+                    Vj[h, x] = ev
+                    tot = 0.0
+                    nl = 0
+                    for a in range(3):
+                        c = children[h, a]
+                        if c >= 0:
+                            nl += 1
+                            r = rj[i, a] + Vj[c, x] - ev
+                            r *= pos_f if r > 0 else neg_f
+                            rj[i, a] = r
+                            tot += max(r, 0.0)
+                    for a in range(3):
+                        if children[h, a] >= 0:
+                            sj[i, a] = max(rj[i, a], 0.0) / tot if tot > 0 else 1.0 / nl
+            else:
+                for x in range(R):
+                    s = 0.0
+                    for a in range(children.shape[1]):
+                        c = children[h, a]
+                        if c >= 0:
+                            s += Vj[c, x]
+                    Vj[h, x] = s
+
+
+@pytest.mark.parametrize("preset", ["tiny-team-leduc", "small-team-leduc"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_member_pass_keeps_the_bits_of_the_pass_over_every_node(preset, dtype):
+    """The regret pass keeps its node values in a per-thread scratch and returns the root's:
+    its strategies, regrets and root values are those of release 0.4.9's pass, which wrote
+    every signal's value at every node (above), bit for bit, float32 and float64 iterates,
+    with nodes the fixed member never reaches (closed under descendants, as the refiner's,
+    or scattered, a skipped parent over reached children) and a root never reached."""
+    game = dag_game(get_config(preset))
+    t = game.tree
+    tabs = infoset_tables(t)
+    seat = game.dags[1].seats[0]
+    n, R, K = tabs[seat].size, game.config.num_ranks, 5
+    rng = np.random.default_rng(11)
+    fixed = game.dags[1].seats[1]
+    fs = rng.dirichlet(np.ones(3), size=(K, tabs[fixed].size))
+    fs[fs < 0.3] = 0.0
+    fs /= fs.sum(axis=2, keepdims=True)
+    reach = np.empty((K, t.num_nodes, R))
+    _member_reach(
+        t.parent, t.action, t.kind, t.actor, fixed, tabs[fixed].id_of, fs, reach, fs, np.zeros(0)
+    )
+    closed = reach.max(axis=2) > 0
+    scattered = rng.random((K, t.num_nodes)) < 0.7
+    scattered[1, 0] = False  # signal 1 never reaches the root
+    sw = sweep(t)
+    cv = rng.normal(size=(K, len(t.terminals), R)).astype(dtype)
+    sigma = rng.dirichlet(np.ones(3), size=(K, n)).astype(dtype)
+    reg = rng.normal(size=(K, n, 3)).astype(dtype)
+    for live in (closed, scattered):
+        assert 0 < live.mean() < 1
+        want = [sigma.copy(), reg.copy(), np.empty((K, t.num_nodes, R), dtype)]
+        got = [sigma.copy(), reg.copy(), np.empty((K, R), dtype)]
+        args = (t.kind, t.children, t.actor, seat, tabs[seat].id_of, sw.term_index, cv)
+        _member_pass_every_node(*args, want[0], want[1], want[2], 0.8, 0.3, live)
+        scratch = member_scratch(t.num_nodes, R, dtype)
+        _member_pass(*args, got[0], got[1], scratch, got[2], 0.8, 0.3, live)
+        assert got[0].tobytes() == want[0].tobytes()
+        assert got[1].tobytes() == want[1].tobytes()
+        assert got[2].tobytes() == want[2][:, 0].copy().tobytes()

@@ -9,8 +9,9 @@ its regret update (:func:`_member_pass`), and a block's average strategy
 (:func:`_block_average`). Tested against numpy in ``tests/test_refine.py``.
 """
 
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import get_thread_id, njit, prange
 
 
 @njit(cache=True, inline="always")
@@ -22,22 +23,27 @@ def _u(i):
 
 @njit(cache=True, parallel=True)
 def _member_pass(
-    kind, children, actor, seat, id_of, term_index, cv, sigma, reg, V, pos_f, neg_f, live
-):
+    kind, children, actor, seat, id_of, term_index, cv, sigma, reg, scratch, root, pos_f, neg_f,
+    live,
+):  # fmt: skip
     """Per-signal CFR update of one member (``sigma``/``reg`` (K, n, 3)) against counterfactual
-    terminal values ``cv`` (K, Z, R); fills ``V`` (K, N, R). Signals in parallel: each writes
-    only its own slice of ``sigma``, ``reg`` and ``V``. Nodes where ``live[j, h]`` is false
-    (the fixed member never gets there in signal j, so every value below is 0) are skipped:
-    their regrets would only be rescaled, which leaves the strategy as it is."""
+    terminal values ``cv`` (K, Z, R); writes each signal's values at the root into ``root``
+    (K, R). Signals in parallel: each writes only its own slice of ``sigma``, ``reg`` and
+    ``root``, and its node values into the running thread's ``scratch[numba.get_thread_id()]``
+    ((threads, N + 1, R), row N zeros: :func:`member_scratch`), which stays in the caches
+    where a (K, N, R) array of every signal's values did not. Nodes where ``live[j, h]`` is
+    false (the fixed member never gets there in signal j, so every value below is 0) are
+    skipped: their regrets would only be rescaled, which leaves the strategy as it is; a
+    parent reads such a child's value from the zero row, as the same +0 it was once written."""
     N = kind.shape[0]
     K, _, R = cv.shape
     for j in prange(K):
-        Vj, sj, rj, cj, lj = V[j], sigma[j], reg[j], cv[j], live[j]
+        Vj = scratch[get_thread_id()]
+        sj, rj, cj, lj = sigma[j], reg[j], cv[j], live[j]
         for h in range(N - 1, -1, -1):
             if not lj[h]:
-                for x in range(R):
-                    Vj[h, x] = 0.0
-            elif kind[h] == 2:
+                continue
+            if kind[h] == 2:
                 z = term_index[h]
                 for x in range(R):
                     Vj[h, x] = cj[z, x]
@@ -48,7 +54,7 @@ def _member_pass(
                     for a in range(3):
                         c = children[h, a]
                         if c >= 0:
-                            ev += sj[i, a] * Vj[c, x]
+                            ev += sj[i, a] * Vj[c if lj[c] else N, x]
                     Vj[h, x] = ev
                     tot = 0.0
                     nl = 0
@@ -56,7 +62,7 @@ def _member_pass(
                         c = children[h, a]
                         if c >= 0:
                             nl += 1
-                            r = rj[i, a] + Vj[c, x] - ev
+                            r = rj[i, a] + Vj[c if lj[c] else N, x] - ev
                             r *= pos_f if r > 0 else neg_f
                             rj[i, a] = r
                             tot += max(r, 0.0)
@@ -69,8 +75,18 @@ def _member_pass(
                     for a in range(children.shape[1]):
                         c = children[h, a]
                         if c >= 0:
-                            s += Vj[c, x]
+                            s += Vj[c if lj[c] else N, x]
                     Vj[h, x] = s
+        for x in range(R):
+            root[j, x] = Vj[0 if lj[0] else N, x]
+
+
+def member_scratch(num_nodes: int, num_ranks: int, dtype) -> np.ndarray:
+    """The node values :func:`_member_pass` keeps per thread: (threads, N + 1, R) of ``dtype``
+    for numba's current number of threads, row N zeros (the value of a node skipped)."""
+    scratch = np.empty((numba.get_num_threads(), num_nodes + 1, num_ranks), dtype)
+    scratch[:, num_nodes] = 0.0
+    return scratch
 
 
 @njit(cache=True, parallel=True)

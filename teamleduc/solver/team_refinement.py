@@ -50,6 +50,7 @@ from .refine_kernels import (
     _member_reach,
     _member_values,
     _pair_reach,
+    member_scratch,
 )
 
 #: iterations per block (warm started): long enough for a warm block to beat its start
@@ -221,16 +222,17 @@ class _TeamRefiner:
         # the fixed member's reach is computed in float64 a few signals at a time and kept in
         # the iterates' type (on big games the block's checks then choose among averages with
         # float32 reaches; the kept mixture's bound is measured exactly all the same, by
-        # guaranteed_value); one (K, N, R) array holds the free member's values (member_pass)
-        # and then its reach (_reach): each is used up before the other is written. On big
-        # games the free member's iterates (strategy, regrets, cumulative strategy), values and
-        # reach are float32 (team-leduc, K = 100: 1.1 GB instead of 2.7 GB; the iterates are
+        # guaranteed_value); the free member's node values live in a (threads, N + 1, R)
+        # scratch of the regret pass (its root values in ``root``). On big games the free
+        # member's iterates (strategy, regrets, cumulative strategy), values and reach are
+        # float32 (team-leduc, K = 100: 1.1 GB instead of 2.7 GB; the iterates are
         # rounded to 2**-24 relative, far below such a game's gap); small games keep float64,
         # so that they reach exact equilibria
         dt = np.float32 if self.sig[free].nbytes > BIG_ITERATES else np.float64
         live = np.empty((self.K, t.num_nodes), np.bool_)  # nodes the fixed member reaches
         rf = self._terminal_reach(fixed, self.sig[fixed], live, dt)
-        V = r = np.empty((self.K, t.num_nodes, self.R), dt)
+        r = np.empty((self.K, t.num_nodes, self.R), dt)  # the free member's reach
+        root = np.empty((self.K, self.R), dt)
         sg = self.sig[free].astype(dt)
         reg = np.zeros_like(sg)
         cum = np.zeros_like(sg)
@@ -254,11 +256,13 @@ class _TeamRefiner:
             _member_values(W, rf, free_k == 1, cv)
 
         def member_pass(strategy, pos_f, neg_f):
-            """The free member's regret pass on ``reg`` (values into ``V``) from ``cv``."""
+            """The free member's regret pass on ``reg`` (root values into ``root``) from
+            ``cv``; its node values go to a scratch of numba's current threads."""
+            scratch = member_scratch(t.num_nodes, self.R, dt)
             with _one_signal_at_a_time():
                 _member_pass(
                     t.kind, t.children, t.actor, free, id_of, sw.term_index, cv, strategy, reg,
-                    V, pos_f, neg_f, live,
+                    scratch, root, pos_f, neg_f, live,
                 )  # fmt: skip
 
         if warm > 0:
@@ -275,7 +279,7 @@ class _TeamRefiner:
             cum.fill(0.0)
             if WARM_WEIGHTS and not self.fixed_weights:
                 # the same for the signal weights: they start where they are
-                vals = V[:, 0].sum(axis=1, dtype=np.float64)
+                vals = root.sum(axis=1, dtype=np.float64)
                 first = float(np.max(np.abs(vals - pp @ vals)))
                 regp = pp * (warm * first if first > 0 else 1e-300)
         better = _better(team)
@@ -326,7 +330,7 @@ class _TeamRefiner:
             cfr_update(g, 1 - team, TA, oV, oreg, osig, olast, pos_f, neg_f, False)
             member_values()  # the other team's average is not needed
             member_pass(sg, pos_f, neg_f)
-            vals = V[:, 0].sum(axis=1, dtype=np.float64)
+            vals = root.sum(axis=1, dtype=np.float64)
             regp = regp + vals - pp @ vals
             regp *= np.where(regp > 0, pos_f, neg_f)
             self._reach(free, sg, r, cum, w * pp)
