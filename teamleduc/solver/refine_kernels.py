@@ -30,8 +30,9 @@ def _member_pass(
     terminal values ``cv`` (K, Z, R); writes each signal's values at the root into ``root``
     (K, R). Signals in parallel: each writes only its own slice of ``sigma``, ``reg`` and
     ``root``, and its node values into the running thread's ``scratch[numba.get_thread_id()]``
-    ((threads, N + 1, R), row N zeros: :func:`member_scratch`), which stays in the caches
-    where a (K, N, R) array of every signal's values did not. Nodes where ``live[j, h]`` is
+    ((threads, N + 1, R), row N zeros: :func:`member_scratch`), reused from signal to signal
+    instead of a (K, N, R) array of every signal's values (about 8 % faster on team-leduc,
+    docs/history/solver.md). Nodes where ``live[j, h]`` is
     false (the fixed member never gets there in signal j, so every value below is 0) are
     skipped: their regrets would only be rescaled, which leaves the strategy as it is; a
     parent reads such a child's value from the zero row, as the same +0 it was once written."""
