@@ -843,3 +843,76 @@ def test_member_pass_keeps_the_bits_of_the_pass_over_every_node(preset, dtype):
         assert got[0].tobytes() == want[0].tobytes()
         assert got[1].tobytes() == want[1].tobytes()
         assert got[2].tobytes() == want[2][:, 0].copy().tobytes()
+
+
+def _shared_weights_run(averaged, monkeypatch, bad_second_follower: bool):
+    """shared_weights on tiny-team-leduc with a follower that never improves (its blocks are
+    skipped). With ``bad_second_follower`` the follower stratified on the leader's second
+    improvement is measured as hopeless, so that the leader's first pair stays the best.
+    Returns (result, restarts asked for, weak references to each leader pair's follower)."""
+    import gc
+    import weakref
+
+    from teamleduc.solver import refine as refine_mod
+    from teamleduc.solver.refine import shared_weights, stratified_export
+
+    game, sig = averaged
+    K = 8
+    asked, made = [], []
+
+    def restart(team, k, weights=None):
+        asked.append((team, weights is not None))
+        mix = stratified_mixture(game, team, sig[team], k, weights=weights)
+        if team == 1 and weights is not None:
+            made.append(weakref.ref(mix.items[0].probs[3].base))
+        return mix
+
+    measured = []
+
+    def measure(game_, mix):
+        value = guaranteed_value(game_, mix)
+        if mix.team == 1 and len(made) >= 2 and bad_second_follower:
+            value = 1e9  # this pair is no better
+        measured.append((mix.team, value))
+        return value
+
+    class LeaderOnly(refine_mod.TeamRefinement):
+        def step(self, deadline, *args, **kwargs):
+            if self.refiner.fixed_weights:  # the follower: no block, no improvement
+                if bad_second_follower:
+                    gc.collect()
+                    # the second pair's follower is refined; the first pair's is not held
+                    assert made[0]() is None and made[-1]() is not None
+                self.blocks += 1
+                return self.best
+            return super().step(deadline, *args, **kwargs)
+
+    monkeypatch.setattr(refine_mod, "TeamRefinement", LeaderOnly)
+    monkeypatch.setattr(refine_mod, "guaranteed_value", measure)
+    ex = stratified_export(game, restart, K)
+    del asked[:]
+    out = shared_weights(
+        game, ex, max_signals=K, time_limit=1e9, restart=restart, blocks=6, max_iters=40
+    )
+    return out, asked, made
+
+
+def test_shared_weights_return_the_follower_the_follower_phase_holds(averaged, monkeypatch):
+    """The best pair is the leader's last: its follower (stratified on the leader's weights,
+    not held by the pair) is the one the follower's phase started from, not built again."""
+    out, asked, made = _shared_weights_run(averaged, monkeypatch, bad_second_follower=False)
+    leader_pairs = len(made)
+    assert leader_pairs >= 1 and len(asked) == leader_pairs  # no restart at the end
+    assert out.upper == pytest.approx(guaranteed_value(averaged[0], out.mixtures[1]), abs=1e-12)
+    assert out.lower == pytest.approx(guaranteed_value(averaged[0], out.mixtures[0]), abs=1e-12)
+
+
+def test_shared_weights_build_an_earlier_pairs_follower_again(averaged, monkeypatch):
+    """The leader improves again but its pair is no better (the follower is measured as
+    hopeless): the best pair is the earlier one, whose follower is not held while the
+    follower's phase runs (a weak reference to its arrays dies) and is built again for the
+    result, with the exact bound measured for it then."""
+    out, asked, made = _shared_weights_run(averaged, monkeypatch, bad_second_follower=True)
+    assert len(made) >= 3 and asked[-1] == (1, True)  # built again at the end
+    assert out.upper == pytest.approx(guaranteed_value(averaged[0], out.mixtures[1]), abs=1e-12)
+    assert out.lower == pytest.approx(guaranteed_value(averaged[0], out.mixtures[0]), abs=1e-12)

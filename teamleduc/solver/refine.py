@@ -289,6 +289,10 @@ def shared_weights(
     as many signals as the leader: more freedom than :func:`halves` (free weights on about
     half the signals each; ``python -m benchmarks budget`` compares them).
 
+    Of the leader's pairs only the leader's mixture is held; the follower's stratified
+    signals of the pair returned are built again (the same bits: the averages do not change
+    while refining) unless the follower's phase still holds them.
+
     ``progress(lower, upper)`` receives the exact bounds of the best pair so far that fits
     the cap (its gap never grows; the leader's blocks are reported with the follower
     stratified on its weights). Returns the best such pair, or ``ex`` if none beat it."""
@@ -337,9 +341,13 @@ def shared_weights(
         run.step(end, max_iters, stop=stop)
         if run.best[0] != before:
             lead_bound, lead = run.best[0], _heaviest_first(run.best[1])
+            follow = None  # the last one, let go before the next is built
             follow = restart(follower, lead.size, lead.weights)
             follow_bound = guaranteed_value(game, follow)
-            consider(*pair(lead, lead_bound, follow, follow_bound))
+            # the pair is kept without the follower's stratified signals (None), which are
+            # built again from the averages if this pair is returned: a later leader whose
+            # pair is no better must not hold them beside its own (0.7 GB on team-leduc)
+            consider(*pair(lead, lead_bound, None, follow_bound))
     # the follower: the leader's weights, fixed, for the rest of the time (the leader's
     # refiner is let go first: its best signals live on in ``lead``)
     del run
@@ -353,21 +361,31 @@ def shared_weights(
         fixed_weights=True,
         opponent=opponents[follower],
     )
-    # the follower's start lives on in the refiner (and in the best pair while that is the
-    # best): held here too, a member's start would outlive its first improvement (0.35 GB a
-    # member on team-leduc; a 30-minute solve, whose follower improved both, held 0.7 GB)
+    # the follower's start lives on in the refiner (the best pair keeps None for it): held
+    # here too, a member's start would outlive its first improvement (0.35 GB a member on
+    # team-leduc)
     del follow
     end = time.perf_counter() + max(time_limit - (time.perf_counter() - t0), 0.0)
+    improved = False
     while not stopped() and (blocks is None or run.blocks < blocks):
         if run.blocks > 0 and run.out_of_time(end):
             break
         before = run.best[0]
         run.step(end, max_iters, stop=stop)
         if run.best[0] != before:
+            improved = True
             consider(*pair(lead, lead_bound, run.best[1], run.best[0]))
     if isinstance(best[1], ExportResult):
         return ex
     mixes, (lower, upper) = best[1]
+    if mixes[follower] is None:  # a leader's pair with the follower stratified on it
+        if mixes[leader] is lead:
+            # the follower's phase refined this pair's follower and never improved on it
+            assert not improved
+            again = run.best[1]
+        else:
+            again = restart(follower, mixes[leader].size, mixes[leader].weights)
+        mixes = (mixes[leader], again) if leader == 0 else (again, mixes[leader])
     # the refiner (the other team's regrets, a start's rows) let go before the submission
     # is built: the best pair holds what it needs
     del run, lead, best[:]
