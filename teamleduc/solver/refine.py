@@ -379,11 +379,10 @@ def shared_weights(
         return ex
     mixes, (lower, upper) = best[1]
     if mixes[follower] is None:  # a leader's pair with the follower stratified on it
-        if mixes[leader] is lead:
-            # the follower's phase refined this pair's follower and never improved on it
-            assert not improved
+        if mixes[leader] is lead and not improved:
+            # the follower's phase started from this pair's follower and kept it
             again = run.best[1]
-        else:
+        else:  # (an improvement too small to narrow the gap's float also lands here)
             again = restart(follower, mixes[leader].size, mixes[leader].weights)
         mixes = (mixes[leader], again) if leader == 0 else (again, mixes[leader])
     # the refiner (the other team's regrets, a start's rows) let go before the submission
