@@ -384,7 +384,7 @@ def shared_weights(
             again = run.best[1]
         else:  # (an improvement too small to narrow the gap's float also lands here)
             again = restart(follower, mixes[leader].size, mixes[leader].weights)
-        mixes = (mixes[leader], again) if leader == 0 else (again, mixes[leader])
+        mixes, _ = pair(mixes[leader], None, again, None)  # in team order
     # the refiner (the other team's regrets, a start's rows) let go before the submission
     # is built: the best pair holds what it needs
     del run, lead, best[:]
