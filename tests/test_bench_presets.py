@@ -8,6 +8,7 @@ import importlib
 import pytest
 
 BENCHMARKS = [
+    ("bench_block_split", "BENCH_BLOCK_SPLIT_PRESET"),
     ("bench_budget", "BENCH_BUDGET_PRESET"),
     ("bench_interleave", "BENCH_INTERLEAVE_PRESET"),
     ("bench_signal_cap", "BENCH_CAP_PRESET"),
