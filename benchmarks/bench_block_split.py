@@ -10,14 +10,14 @@ from one start: the solver's DCFR (``dcfr``, as ``solve`` runs it) for a fixed n
 iterations, then one team's average as stratified signals with equal weights. Counted in
 iterations, not seconds, so the bounds do not depend on the machine's load: each line prints
 the team's exact bound after each block (higher is better for team A, lower for team B).
-What it found (a split helps from a poor start and hurts from a good one, so ``solve`` does
+What it found (whether a split pays depends on the start and the team, so ``solve`` does
 not split): docs/history/solver.md.
 
 Environment: ``BENCH_BLOCK_SPLIT_PRESET`` (default team-leduc),
-``BENCH_BLOCK_SPLIT_DCFR`` iterations before the export (default 150, about what a 300 s
-solve makes on 2 cores), ``BENCH_BLOCK_SPLIT_TEAMS`` (default ``0``; ``0,1`` both),
-``BENCH_BLOCK_SPLIT_SIGNALS`` (default 100, as ``solve``'s CSV export refines; 50 is a team's
-half of the 2025 team zips), ``BENCH_BLOCK_SPLIT_SPLITS`` (default
+``BENCH_BLOCK_SPLIT_DCFR`` iterations before the export (default 150; a 300 s solve makes
+150 to 310 on 2 cores, depending on the day), ``BENCH_BLOCK_SPLIT_TEAMS`` (default ``0``; ``0,1`` both),
+``BENCH_BLOCK_SPLIT_SIGNALS`` (default 100, what ``solve`` refines per team on team-leduc
+and team-leduc-2025), ``BENCH_BLOCK_SPLIT_SPLITS`` (default
 ``1x90,2x45,1x120,2x60,1x180,2x90``), ``BENCH_BLOCK_SPLIT_FIXED=1`` keeps the weights fixed
 (the CSV follower; default free, the leader). About 10 minutes with the defaults on
 team-leduc on 2 cores, under a minute on team-leduc-2025.
