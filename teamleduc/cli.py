@@ -58,16 +58,40 @@ _add_commands()
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point: run the CLI and turn user errors into a message and an exit code."""
     try:
-        _main(argv)
-    except SystemExit:
-        # every way out but an abort (which ignores Ctrl-C already): a command's own
-        # ``sys.exit`` (``validate``'s 0 or 1), a user error's message, the end below. The
-        # outputs are complete: a Ctrl-C while the ``teamleduc`` process shuts down must not
-        # turn them into death by SIGINT (exit -2; Python restores the default handler as it
-        # finishes). A caller of main() in Python keeps its own Ctrl-C.
-        if argv is None:
-            _ignore_ctrl_c()
-        raise
+        try:
+            _main(argv)
+        except SystemExit:
+            # every way out but an abort (which ignores Ctrl-C already): a command's own
+            # ``sys.exit`` (``validate``'s 0 or 1), a user error's message, the end below. The
+            # outputs are complete: a Ctrl-C while the ``teamleduc`` process shuts down must
+            # not turn them into death by SIGINT (exit -2; Python restores the default handler
+            # as it finishes). A caller of main() in Python keeps its own Ctrl-C.
+            if argv is None:
+                _ignore_ctrl_c()
+            raise
+    except KeyboardInterrupt as e:
+        # a Ctrl-C in the instants outside _main's own handlers: while an exit left _main,
+        # or here before Ctrl-C was ignored (the exit stands: the command had finished);
+        # else before the command ran (an abort). Once seen on a loaded machine: a traceback
+        # and exit -2 after ``validate`` had printed its verdict
+        if argv is not None:
+            raise
+        _ignore_ctrl_c()
+        leaving = _exit_behind(e)
+        if leaving is not None:
+            raise leaving from None
+        _aborted(leave_at_once=True)
+
+
+def _exit_behind(error: BaseException) -> SystemExit | None:
+    """The SystemExit that ``error`` interrupted (in its context chain), if any."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, SystemExit):
+            return error
+        seen.add(id(error))
+        error = error.__context__
+    return None
 
 
 def _main(argv: Sequence[str] | None) -> None:

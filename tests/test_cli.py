@@ -1,5 +1,7 @@
 """Conformance of the whole command line: help everywhere, no traceback on bad input."""
 
+import sys
+
 import pytest
 
 from teamleduc.cli import cli, main
@@ -67,6 +69,69 @@ def test_version(capsys):
 
     code, out, _ = run(capsys, ["--version"])
     assert code == 0 and __version__ in out
+
+
+def _ctrl_c_on_the_way_out(monkeypatch, exit_code):
+    """main() of the ``teamleduc`` process (argv None) whose command ended with
+    ``sys.exit(exit_code)`` and whose Ctrl-C lands as main() begins to ignore Ctrl-C (the
+    first call of ``_ignore_ctrl_c`` raises it, as the signal handler would); this process's
+    own SIGINT handling is left alone. Returns what main() raised and the calls made."""
+    import teamleduc.cli as cli_module
+
+    calls = []
+
+    def ignore():
+        calls.append("ignore")
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    def command(argv):
+        sys.exit(exit_code)
+
+    monkeypatch.setattr(cli_module, "_ignore_ctrl_c", ignore)
+    monkeypatch.setattr(cli_module, "_main", command)
+    monkeypatch.setattr(cli_module, "_leave", lambda code: calls.append(f"leave {code}"))
+    with pytest.raises(BaseException) as raised:
+        main()
+    return raised.value, calls
+
+
+@pytest.mark.parametrize("exit_code", [0, 1])
+def test_a_ctrl_c_as_a_finished_command_leaves_keeps_its_exit(monkeypatch, capsys, exit_code):
+    """A Ctrl-C that lands while a finished command's exit leaves ``main`` (here: as main()
+    begins to ignore Ctrl-C) is a KeyboardInterrupt outside _main's handlers: it used to end
+    the process with a traceback and exit -2 after ``validate`` had printed its verdict (seen
+    once in CI). The command's exit stands, Ctrl-C is ignored from then on, nothing is said."""
+    raised, calls = _ctrl_c_on_the_way_out(monkeypatch, exit_code)
+    assert isinstance(raised, SystemExit) and raised.code == exit_code
+    assert calls == ["ignore", "ignore"]
+    assert capsys.readouterr().err == ""
+
+
+def test_a_ctrl_c_before_the_command_ran_is_an_abort(monkeypatch, capsys):
+    """A Ctrl-C outside _main's handlers with no exit behind it (before the command ran) is
+    an abort: "aborted", exit 130, as inside them."""
+    import teamleduc.cli as cli_module
+
+    calls = []
+
+    def interrupted(argv):
+        raise KeyboardInterrupt
+
+    def leave(code):
+        calls.append(code)
+        raise SystemExit(code)
+
+    monkeypatch.setattr(cli_module, "_ignore_ctrl_c", lambda: calls.append("ignore"))
+    monkeypatch.setattr(cli_module, "_main", interrupted)
+    monkeypatch.setattr(cli_module, "_leave", leave)
+    with pytest.raises(SystemExit) as e:
+        main()
+    assert e.value.code == 130 and 130 in calls
+    assert capsys.readouterr().err.strip() == "aborted"
+    # a caller of main() in Python keeps its own Ctrl-C
+    with pytest.raises(KeyboardInterrupt):
+        main(["info"])
 
 
 def test_a_ctrl_c_wrapped_by_python_is_still_an_abort(capsys, monkeypatch):
