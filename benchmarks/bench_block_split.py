@@ -31,7 +31,7 @@ from teamleduc.solver.export import guaranteed_value
 from teamleduc.solver.regret_algorithm import RegretAlgorithm
 from teamleduc.solver.team_refinement import refine_team
 
-from .settings import setting, team_preset
+from .settings import positive_int, setting, team_preset
 
 
 def _splits(raw: str) -> list[tuple[int, int]]:
@@ -45,13 +45,6 @@ def _splits(raw: str) -> list[tuple[int, int]]:
     if not out:
         raise ValueError
     return out
-
-
-def _positive_int(raw: str) -> int:
-    n = int(raw)
-    if n < 1:
-        raise ValueError
-    return n
 
 
 def _teams(raw: str) -> list[int]:
@@ -69,9 +62,9 @@ def _flag(raw: str) -> bool:
 
 def main() -> None:
     config = team_preset("BENCH_BLOCK_SPLIT_PRESET", "team-leduc")
-    iterations = setting("BENCH_BLOCK_SPLIT_DCFR", "150", _positive_int)
+    iterations = setting("BENCH_BLOCK_SPLIT_DCFR", "150", positive_int)
     teams = setting("BENCH_BLOCK_SPLIT_TEAMS", "0", _teams)
-    signals = setting("BENCH_BLOCK_SPLIT_SIGNALS", "100", _positive_int)
+    signals = setting("BENCH_BLOCK_SPLIT_SIGNALS", "100", positive_int)
     splits = setting("BENCH_BLOCK_SPLIT_SPLITS", "1x90,2x45,1x120,2x60,1x180,2x90", _splits)
     fixed = setting("BENCH_BLOCK_SPLIT_FIXED", "0", _flag)
     alg = RegretAlgorithm(config, "dcfr")

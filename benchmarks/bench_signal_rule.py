@@ -29,14 +29,7 @@ from teamleduc.solver import refine, solve, team_refinement
 from teamleduc.solver.export import guaranteed_value
 from teamleduc.solver.regret_algorithm import RegretAlgorithm
 
-from .settings import positive_seconds, setting, team_preset
-
-
-def _runs(raw: str) -> int:
-    n = int(raw)
-    if n < 1:
-        raise ValueError
-    return n
+from .settings import positive_int, positive_seconds, setting, team_preset
 
 
 def calibrate(config) -> None:
@@ -110,7 +103,7 @@ def end_to_end(preset, seconds: float, runs: int) -> None:
 def main() -> None:
     config = team_preset("BENCH_SIGNAL_RULE_PRESET", "team-leduc-2025")
     seconds = setting("BENCH_SIGNAL_RULE_SECONDS", "60", positive_seconds)
-    runs = setting("BENCH_SIGNAL_RULE_RUNS", "1", _runs)
+    runs = setting("BENCH_SIGNAL_RULE_RUNS", "1", positive_int)
     print(
         f"{config.name}: calibration of the signals-per-team rule, then {runs} pair(s) of "
         f"{seconds:g} s runs"

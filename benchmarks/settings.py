@@ -40,6 +40,14 @@ def positive_list(raw: str) -> list[float]:
     return values
 
 
+def positive_int(raw: str) -> int:
+    """A positive integer (iterations, signals, runs)."""
+    n = int(raw)
+    if n < 1:
+        raise ValueError
+    return n
+
+
 def positive_ints(raw: str) -> list[int]:
     """Comma-separated positive integers (thread counts, repeats)."""
     values = [int(v) for v in raw.split(",")]

@@ -28,7 +28,7 @@ import click
 from . import __version__
 from .commands import best_response, evaluation, explain, game, play, solve, study, submissions
 from .commands.options import USER_ERRORS, exit_for_user_error
-from .interrupts import caused_by_ctrl_c, install
+from .interrupts import behind, caused_by_ctrl_c, install
 from .names import terminal_text
 
 #: the command modules, each with its list ``COMMANDS``
@@ -77,21 +77,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         if argv is not None:
             raise
         _ignore_ctrl_c()
-        leaving = _exit_behind(e)
+        leaving = behind(e, SystemExit)  # the exit this Ctrl-C interrupted, if any
         if leaving is not None:
             raise leaving from None
         _aborted(leave_at_once=True)
-
-
-def _exit_behind(error: BaseException) -> SystemExit | None:
-    """The SystemExit that ``error`` interrupted (in its context chain), if any."""
-    seen = set()
-    while error is not None and id(error) not in seen:
-        if isinstance(error, SystemExit):
-            return error
-        seen.add(id(error))
-        error = error.__context__
-    return None
 
 
 def _main(argv: Sequence[str] | None) -> None:

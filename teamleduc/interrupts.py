@@ -100,17 +100,22 @@ def deliver_again_if_still_running(frame) -> None:
     timer.start()
 
 
-def caused_by_ctrl_c(error: BaseException | None) -> bool:
-    """True if a KeyboardInterrupt is ``error`` or behind it (its cause or context chain):
-    Python wraps one that arrives in some places, e.g. a class's ``__set_name__``, in a
-    RuntimeError."""
+def behind(error: BaseException | None, kind: type[BaseException]) -> BaseException | None:
+    """The first exception of ``kind`` that is ``error`` or behind it (its cause or context
+    chain), else None."""
     seen = set()
     while error is not None and id(error) not in seen:
-        if isinstance(error, KeyboardInterrupt):
-            return True
+        if isinstance(error, kind):
+            return error
         seen.add(id(error))
         error = error.__cause__ or error.__context__
-    return False
+    return None
+
+
+def caused_by_ctrl_c(error: BaseException | None) -> bool:
+    """True if a KeyboardInterrupt is ``error`` or behind it: Python wraps one that arrives
+    in some places, e.g. a class's ``__set_name__``, in a RuntimeError."""
+    return behind(error, KeyboardInterrupt) is not None
 
 
 def unraisable(info) -> None:
