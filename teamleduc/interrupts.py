@@ -17,7 +17,12 @@ their first 0.4 s on a loaded machine. Deferring until the import ends would cos
 (numba's import is long), so the handler raises at once, as usual, and watches: if the
 outermost import it interrupted is still running :data:`WATCH_SECONDS` later, the
 KeyboardInterrupt was swallowed (had it propagated, it would have ended that import), and the
-signal is delivered again.
+signal is delivered again. Inside a compiled module's own initialisation (its loader's
+``create_module`` or ``exec_module``, milliseconds) the handler does not raise at all but
+delivers the signal again a moment later: there the module's C code may print the
+KeyboardInterrupt's traceback and replace it by an ImportError (numba's ``_dispatcher``:
+"numba._devicearray failed to import", once in ``infosets`` interrupted 1.6 s after its start
+beside two busy loops), which no later check can take back.
 
 Everywhere else that Python ignores an exception (a weak reference's callback, such as the
 import system's module-lock clean-up ``_get_module_lock.<locals>.cb``, a ``__del__`` method, a
@@ -35,6 +40,7 @@ import os
 import signal
 import sys
 import threading
+from importlib.machinery import ExtensionFileLoader
 
 #: code whose exceptions Python may ignore (ctypes callbacks), by a part of its file's path
 IGNORING_CODE = (f"{os.sep}llvmlite{os.sep}",)
@@ -46,6 +52,8 @@ REDELIVER_SECONDS = 0.02
 IMPORTING_CODE = "<frozen importlib._bootstrap>"
 #: seconds after which an import interrupted by Ctrl-C and still running means a lost Ctrl-C
 WATCH_SECONDS = 0.3
+#: the loader methods that run a compiled module's initialisation
+EXTENSION_INIT = ("create_module", "exec_module")
 
 
 def in_ignoring_code(frame) -> bool:
@@ -54,6 +62,19 @@ def in_ignoring_code(frame) -> bool:
         if frame is None:
             return False
         if any(part in frame.f_code.co_filename for part in IGNORING_CODE):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def in_extension_init(frame) -> bool:
+    """True if ``frame`` runs inside a compiled module's initialisation: a frame of an
+    :class:`importlib.machinery.ExtensionFileLoader`'s ``create_module`` or ``exec_module``
+    on its stack."""
+    while frame is not None:
+        if frame.f_code.co_name in EXTENSION_INIT and isinstance(
+            frame.f_locals.get("self"), ExtensionFileLoader
+        ):
             return True
         frame = frame.f_back
     return False
@@ -139,9 +160,10 @@ def install() -> None:
 
 def keyboard_interrupt(signum, frame) -> None:
     """SIGINT handler: raise KeyboardInterrupt, unless ``frame`` is in code whose exceptions
-    Python ignores; then the signal comes again in a moment. Inside an import, the signal
+    Python ignores or in a compiled module's initialisation; then the signal comes again in
+    a moment. Inside an import, the signal
     comes again too if the import is still running a moment later (the exception was lost)."""
-    if in_ignoring_code(frame):
+    if in_ignoring_code(frame) or in_extension_init(frame):
         deliver_again_soon()
         return
     importing = outermost_import(frame)

@@ -184,14 +184,14 @@ def test_solve_during_refinement(tmp_path):
 
 class _Code:
     def __init__(self, filename):
-        self.co_filename = filename
+        self.co_filename, self.co_name = filename, "run"
 
 
 class _Frame:
-    """Enough of a frame for :func:`teamleduc.interrupts.in_ignoring_code`."""
+    """Enough of a frame for :func:`teamleduc.interrupts.keyboard_interrupt`'s checks."""
 
     def __init__(self, filename, back=None):
-        self.f_code, self.f_back = _Code(filename), back
+        self.f_code, self.f_back, self.f_locals = _Code(filename), back, {}
 
 
 def _signals_within(seconds: float, action) -> list:
@@ -297,6 +297,31 @@ def test_a_ctrl_c_in_a_callback_that_python_ignores_comes_again():
     finally:
         signal.signal(signal.SIGINT, old)
     assert seen == [signal.SIGINT]
+
+
+def test_a_ctrl_c_in_a_compiled_modules_initialisation_comes_again():
+    """Inside a compiled module's initialisation its C code may print a KeyboardInterrupt and
+    replace it by an ImportError (numba's ``_dispatcher``: "numba._devicearray failed to
+    import", seen once under load): there the handler sends SIGINT again a moment later
+    instead of raising; in an import's Python code it raises at once (and watches)."""
+    import importlib.machinery
+
+    from teamleduc import interrupts
+
+    class Loader(importlib.machinery.ExtensionFileLoader):
+        def create_module(self, spec):  # where a compiled module's initialisation runs
+            return sys._getframe()
+
+    inside = Loader("probe", "probe.so").create_module(None)
+    assert interrupts.in_extension_init(inside)
+    assert not interrupts.in_extension_init(sys._getframe())
+    assert not interrupts.in_extension_init(None)
+    seen = _signals_within(
+        2.0, lambda: interrupts.keyboard_interrupt(signal.SIGINT, inside)
+    )  # no exception: deferred
+    assert seen == [signal.SIGINT]
+    with pytest.raises(KeyboardInterrupt):
+        interrupts.keyboard_interrupt(signal.SIGINT, sys._getframe())
 
 
 WEAKREF_CALLBACK_PROBE = """
