@@ -19,7 +19,9 @@ Environment: ``BENCH_BLOCK_SPLIT_PRESET`` (default team-leduc),
 ``BENCH_BLOCK_SPLIT_SIGNALS`` (default 100, what ``solve`` refines per team on team-leduc
 and team-leduc-2025), ``BENCH_BLOCK_SPLIT_SPLITS`` (default
 ``1x90,2x45,1x120,2x60,1x180,2x90``), ``BENCH_BLOCK_SPLIT_FIXED=1`` keeps the weights fixed
-(the CSV follower; default free, the leader). About 10 minutes with the defaults on
+(the CSV follower; default free, the leader), ``BENCH_BLOCK_SPLIT_WARM`` the blocks' warm
+starts to compare (comma-separated, positive; default the solver's
+:data:`~teamleduc.solver.team_refinement.WARM_ITERS`). About 10 minutes with the defaults on
 team-leduc on 2 cores, under a minute on team-leduc-2025.
 """
 
@@ -29,9 +31,9 @@ import time
 
 from teamleduc.solver.export import guaranteed_value
 from teamleduc.solver.regret_algorithm import RegretAlgorithm
-from teamleduc.solver.team_refinement import refine_team
+from teamleduc.solver.team_refinement import WARM_ITERS, refine_team
 
-from .settings import positive_int, setting, team_preset
+from .settings import positive_int, positive_list, setting, team_preset
 
 
 def _splits(raw: str) -> list[tuple[int, int]]:
@@ -67,6 +69,7 @@ def main() -> None:
     signals = setting("BENCH_BLOCK_SPLIT_SIGNALS", "100", positive_int)
     splits = setting("BENCH_BLOCK_SPLIT_SPLITS", "1x90,2x45,1x120,2x60,1x180,2x90", _splits)
     fixed = setting("BENCH_BLOCK_SPLIT_FIXED", "0", _flag)
+    warms = setting("BENCH_BLOCK_SPLIT_WARM", f"{WARM_ITERS:g}", positive_list)
     alg = RegretAlgorithm(config, "dcfr")
     t0 = time.perf_counter()
     alg.rm.iterate(iterations)
@@ -82,24 +85,27 @@ def main() -> None:
         start = guaranteed_value(alg.game, mixture)
         opponent = alg.refine_opponents()[team]
         print(f"team {'AB'[team]}: start {start:+.5f}", flush=True)
-        for blocks, block_iters in splits:
-            bounds = []
-            t0 = time.perf_counter()
-            bound, _ = refine_team(
-                alg.game,
-                mixture,
-                start,
-                signals=signals,
-                time_limit=float("inf"),
-                blocks=blocks,
-                block_iters=block_iters,
-                fixed_weights=fixed,
-                opponent=opponent,
-                progress=lambda _team, _block, b: bounds.append(b),
-            )
-            print(
-                f"  {blocks} x {block_iters:<4d} bound {bound:+.5f}   after each block "
-                + " ".join(f"{b:+.5f}" for b in bounds)
-                + f"   ({time.perf_counter() - t0:.0f} s)",
-                flush=True,
-            )
+        for warm in warms:
+            for blocks, block_iters in splits:
+                bounds = []
+                t0 = time.perf_counter()
+                bound, _ = refine_team(
+                    alg.game,
+                    mixture,
+                    start,
+                    signals=signals,
+                    time_limit=float("inf"),
+                    blocks=blocks,
+                    block_iters=block_iters,
+                    fixed_weights=fixed,
+                    opponent=opponent,
+                    progress=lambda _team, _block, b: bounds.append(b),
+                    warm=warm,
+                )
+                print(
+                    f"  {blocks} x {block_iters:<4d} warm {warm:<5g} bound {bound:+.5f}   "
+                    "after each block "
+                    + " ".join(f"{b:+.5f}" for b in bounds)
+                    + f"   ({time.perf_counter() - t0:.0f} s)",
+                    flush=True,
+                )

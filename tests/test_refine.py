@@ -275,6 +275,30 @@ def test_warm_block_keeps_free_weights_where_they_are(averaged):
     assert np.abs(kept[1] - weights).max() > 1e-3
 
 
+def test_refinement_gives_its_warm_start_to_every_block(averaged, monkeypatch):
+    """``warm`` of :class:`TeamRefinement` and :func:`refine_team` reaches every block (the
+    default is :data:`WARM_ITERS`), so that a benchmark can compare warm starts."""
+    from teamleduc.solver.team_refinement import WARM_ITERS, TeamRefinement
+
+    game, sig = averaged
+    mix = stratified_mixture(game, 0, sig[0], 6)
+    seen = []
+    block = _TeamRefiner.block
+
+    def spy(self, *args, **kwargs):
+        seen.append(kwargs["warm"])
+        return block(self, *args, **kwargs)
+
+    monkeypatch.setattr(_TeamRefiner, "block", spy)
+    bound = guaranteed_value(game, mix)
+    run = TeamRefinement(game, mix, bound, signals=6, fixed_weights=True, warm=3.5)
+    run.step(float("inf"), max_iters=2)
+    run.step(float("inf"), max_iters=2)
+    refine_team(game, mix, bound, signals=6, time_limit=60.0, blocks=2, max_iters=2, warm=7.0)
+    refine_team(game, mix, bound, signals=6, time_limit=60.0, blocks=1, max_iters=2)
+    assert seen == [3.5, 3.5, 7.0, 7.0, WARM_ITERS]
+
+
 @pytest.mark.parametrize("iterates", ["float64", "float32"])
 def test_block_value_is_exact(averaged, iterates, monkeypatch):
     """The value a block reports is the exact guaranteed value of the mixture it keeps. With

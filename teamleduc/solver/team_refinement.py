@@ -380,6 +380,7 @@ class TeamRefinement:
         block_iters: int = BLOCK_ITERS,
         fixed_weights: bool = False,
         opponent=None,
+        warm: float = WARM_ITERS,
     ):
         team = mixture.team
         tabs = infoset_tables(game.tree)
@@ -400,6 +401,7 @@ class TeamRefinement:
         self.refiner.opponent = None if opponent is None else tuple(a.copy() for a in opponent)
         self.best = (bound, mixture)
         self.block_iters = block_iters
+        self.warm = warm  # the blocks' warm start (:data:`WARM_ITERS`)
         # a block that failed is likely to fail again from the same point: that member's
         # next block is twice as long (until a block of either member succeeds)
         self.length = [block_iters, block_iters]
@@ -426,7 +428,7 @@ class TeamRefinement:
         free_k = 1 - (self.blocks % 2)
         # a block replaces (never writes into) these arrays: references suffice to undo it
         before = (tr.p, tr.sig[tr.seats[free_k]])
-        tr.block(free_k, deadline, max_iters, iters=self.length[free_k], stop=stop)
+        tr.block(free_k, deadline, max_iters, iters=self.length[free_k], warm=self.warm, stop=stop)
         t_measure = time.perf_counter()
         mix = tr.mixture(tr.p, tr.sig)
         val = guaranteed_value(self.game, mix)  # of the mixture as written (zero weights dropped)
@@ -457,6 +459,7 @@ def refine_team(
     fixed_weights: bool = False,
     opponent=None,
     stop: Callable[[], bool] | None = None,
+    warm: float = WARM_ITERS,
 ) -> tuple[float, TeamMixture]:
     """Refine one team's mixture for ``time_limit`` seconds with at most ``signals`` signals.
 
@@ -469,8 +472,9 @@ def refine_team(
     (regrets, strategy) of the other team's DAG to start its regret minimiser from (e.g. the
     solver's state; it is copied). ``progress(team, block, bound)`` is called after each
     block with the best exact bound so far; ``stop()`` true ends the refinement after the
-    current iteration (a block cut short is still measured and kept only if better). Returns ``(bound, mixture)``, the input unchanged
-    unless a strictly better exactly measured mixture was found."""
+    current iteration (a block cut short is still measured and kept only if better); ``warm``
+    is the blocks' warm start (:data:`WARM_ITERS`). Returns ``(bound, mixture)``, the input
+    unchanged unless a strictly better exactly measured mixture was found."""
     run = TeamRefinement(
         game,
         mixture,
@@ -480,6 +484,7 @@ def refine_team(
         block_iters=block_iters,
         fixed_weights=fixed_weights,
         opponent=opponent,
+        warm=warm,
     )
     end = time.perf_counter() + time_limit
     while blocks is None or run.blocks < blocks:
