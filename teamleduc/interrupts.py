@@ -36,6 +36,7 @@ moment later, where it can raise; other exceptions go to Python's own hook.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -56,28 +57,31 @@ WATCH_SECONDS = 0.3
 EXTENSION_INIT = ("create_module", "exec_module")
 
 
+def _stack(frame):
+    """``frame``, then its callers up to the root of its stack."""
+    while frame is not None:
+        yield frame
+        frame = frame.f_back
+
+
 def in_ignoring_code(frame) -> bool:
     """True if ``frame`` or one of its next callers runs code of :data:`IGNORING_CODE`."""
-    for _ in range(FRAMES_LOOKED_AT):
-        if frame is None:
-            return False
-        if any(part in frame.f_code.co_filename for part in IGNORING_CODE):
-            return True
-        frame = frame.f_back
-    return False
+    return any(
+        part in f.f_code.co_filename
+        for f in itertools.islice(_stack(frame), FRAMES_LOOKED_AT)
+        for part in IGNORING_CODE
+    )
 
 
 def in_extension_init(frame) -> bool:
     """True if ``frame`` runs inside a compiled module's initialisation: a frame of an
     :class:`importlib.machinery.ExtensionFileLoader`'s ``create_module`` or ``exec_module``
     on its stack."""
-    while frame is not None:
-        if frame.f_code.co_name in EXTENSION_INIT and isinstance(
-            frame.f_locals.get("self"), ExtensionFileLoader
-        ):
-            return True
-        frame = frame.f_back
-    return False
+    return any(
+        f.f_code.co_name in EXTENSION_INIT
+        and isinstance(f.f_locals.get("self"), ExtensionFileLoader)
+        for f in _stack(frame)
+    )
 
 
 def deliver_again_soon() -> None:
@@ -91,21 +95,16 @@ def outermost_import(frame):
     """The frame of the import machinery closest to the root of ``frame``'s stack, or None if
     no module is being imported."""
     found = None
-    while frame is not None:
-        if frame.f_code.co_filename == IMPORTING_CODE:
-            found = frame
-        frame = frame.f_back
+    for f in _stack(frame):
+        if f.f_code.co_filename == IMPORTING_CODE:
+            found = f
     return found
 
 
 def on_main_stack(frame) -> bool:
     """True if ``frame`` is still running in the main thread (on its current stack)."""
     current = sys._current_frames().get(threading.main_thread().ident)
-    while current is not None:
-        if current is frame:
-            return True
-        current = current.f_back
-    return False
+    return any(f is frame for f in _stack(current))
 
 
 def deliver_again_if_still_running(frame) -> None:
@@ -161,8 +160,8 @@ def install() -> None:
 def keyboard_interrupt(signum, frame) -> None:
     """SIGINT handler: raise KeyboardInterrupt, unless ``frame`` is in code whose exceptions
     Python ignores or in a compiled module's initialisation; then the signal comes again in
-    a moment. Inside an import, the signal
-    comes again too if the import is still running a moment later (the exception was lost)."""
+    a moment. Inside an import, the signal comes again too if the import is still running a
+    moment later (the exception was lost)."""
     if in_ignoring_code(frame) or in_extension_init(frame):
         deliver_again_soon()
         return
