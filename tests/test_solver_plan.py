@@ -4,6 +4,8 @@ default refinement.
 
 from __future__ import annotations
 
+import pytest
+
 from teamleduc.solver import solve
 
 from .solving import GUARD_SECONDS
@@ -56,3 +58,48 @@ def test_export_budget_of_big_games(monkeypatch):
         solve("kuhn", method, time_limit=5, max_iterations=3, refine_seconds=0, handle_sigint=False)
     assert calls == [True, False]
     assert original(60.0, True) < original(60.0, False)
+
+
+def _phases(**changes):
+    from teamleduc.solver.plan import Phases
+
+    base = dict(
+        export_budget=1.8,
+        reserve=26.3,
+        refine_seconds=0.0,
+        refine_auto=False,
+        main_deadline=31.9,
+        end=33.7,
+        stratified_only=True,
+        quick_stop=False,
+        trials=False,
+    )
+    return Phases(**(base | changes))
+
+
+def test_a_big_games_main_phase_ends_earlier_when_its_measurements_are_slow():
+    """A big game's main phase keeps, for its export and finish, 110 times the least of its
+    last three measurements (65 without files), when that is more than the quiet machine's
+    rates keep; before three measurements, and on games exported otherwise, the plan's."""
+    from teamleduc.solver.plan import measured_main_deadline
+
+    phases = _phases()
+    assert measured_main_deadline(phases, 60.0, [0.66, 0.5], True) == 31.9
+    assert measured_main_deadline(phases, 60.0, [0.6, 0.5, 0.4], True) == pytest.approx(16.0)
+    assert measured_main_deadline(phases, 60.0, [9, 0.6, 0.5, 0.5], False) == pytest.approx(27.5)
+    assert measured_main_deadline(phases, 60.0, [0.2, 0.19, 0.25], True) == 31.9  # quiet
+    assert measured_main_deadline(phases, 60.0, [5.0, 5.0, 5.0], True) == 0.0
+    refined = _phases(refine_seconds=20.0, main_deadline=11.9)
+    assert measured_main_deadline(refined, 60.0, [0.3] * 3, True) == pytest.approx(7.0)
+    small = _phases(stratified_only=False)
+    assert measured_main_deadline(small, 60.0, [5.0] * 3, True) == 31.9
+
+
+def test_the_main_phase_ends_by_the_measured_deadline(monkeypatch):
+    """The main phase checks the measured deadline after every iteration."""
+    import teamleduc.solver.steps as steps
+    from teamleduc.solver.result import TIME_LIMIT
+
+    monkeypatch.setattr(steps, "measured_main_deadline", lambda *args: -1.0)
+    r = solve("kuhn", "dcfr", time_limit=GUARD_SECONDS, max_iterations=30, handle_sigint=False)
+    assert r.iterations == 1 and r.status == TIME_LIMIT

@@ -4,12 +4,13 @@ time phases it is given on its game (:class:`Phases`).
 The plan is made before anything runs, so that a bad argument or a damaged checkpoint is
 refused at once; the phases, once the algorithm has built its game: they keep time inside
 ``time_limit`` for the export (:func:`_export_budget`), the refinement
-(:func:`.refine.auto_seconds`) and the re-measurement and writing (:func:`_finish_reserve`).
+(:func:`.refine.auto_seconds`) and the re-measurement and writing (:func:`_finish_reserve`,
+and once a big game's export has run, :func:`finish_after_export`, sized by its speed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -230,15 +231,17 @@ def plan_solve(
 class Phases:
     """A session's time plan, in seconds since it started: the main phase ends by
     ``main_deadline``, the export by ``end``; ``refine_seconds`` follow, then ``reserve``
-    for the re-measurement and the writing. ``stratified_only``: a big game solved by a
-    regret minimiser, exported by its stratified signals alone (quick); ``quick_stop``: a
-    big game written to a folder, whose first Ctrl-C keeps the solver's state instead of a
-    submission; ``trials``: the LP export is tried early, at doubling times (a target on a
-    game it exports)."""
+    for the re-measurement and the writing; ``refine_auto``: the refinement's seconds were
+    chosen here (``auto``), so it also takes what the export and the finish leave unused.
+    ``stratified_only``: a big game solved by a regret minimiser, exported by its
+    stratified signals alone (quick); ``quick_stop``: a big game written to a folder, whose
+    first Ctrl-C keeps the solver's state instead of a submission; ``trials``: the LP export
+    is tried early, at doubling times (a target on a game it exports)."""
 
     export_budget: float
     reserve: float
     refine_seconds: float
+    refine_auto: bool
     main_deadline: float
     end: float
     stratified_only: bool
@@ -276,6 +279,7 @@ def plan_phases(plan: SolvePlan, game, startup: float) -> Phases:
         export_budget=export_budget,
         reserve=reserve,
         refine_seconds=refine_seconds,
+        refine_auto=plan.refine_seconds is None,
         main_deadline=main_deadline,
         end=max(plan.time_limit - reserve - refine_seconds, main_deadline),
         stratified_only=stratified_only,
@@ -310,3 +314,44 @@ def _finish_reserve(game, max_signals: int, writing: bool) -> float:
         reserve += 3e-7 * max_signals * infosets  # strategy CSV files
         reserve += 4 * 4 * rows / 3e8  # checkpoint arrays
     return reserve
+
+
+#: a big game's finish (the re-measurement of its submission, its files and checkpoint) in
+#: units of its own stratified export step, which does much the same exact work at the same
+#: speed: measured 1.27 to 1.65 (300 s team-leduc quiet, 60 s quiet and beside two busy
+#: loops); without an output folder only the re-measurement (0.51 to 0.58)
+FINISH_PER_EXPORT = 2.0
+REMEASURE_PER_EXPORT = 1.0
+
+
+def finish_after_export(export_seconds: float, writing: bool) -> float:
+    """Seconds to keep for the finish of a big game (:func:`.export.is_big`) exported by
+    stratified signals alone, from ``export_seconds``, how long its export step took in this
+    run: the machine's speed now, load included, where :func:`_finish_reserve`'s rates are a
+    quiet machine's."""
+    return (FINISH_PER_EXPORT if writing else REMEASURE_PER_EXPORT) * export_seconds + 0.05
+
+
+#: a big game's export step and finish in units of the least of its last three exact
+#: measurements of the averages (both teams' best responses) in the same run: 74 to 101
+#: with the files written and 45 to 52 without beside two busy loops, 124 and 75 on a
+#: quiet machine, where the quiet rates of ``main_deadline`` come first (60 s team-leduc
+#: solves; the measurement's speed follows the load only roughly)
+EXPORT_AND_FINISH_PER_MEASURE = 110.0
+EXPORT_AND_REMEASURE_PER_MEASURE = 65.0
+
+
+def measured_main_deadline(
+    phases: Phases, time_limit: float, measure_seconds: Sequence[float], writing: bool
+) -> float:
+    """When the main phase of a big game (:func:`.export.is_big`) exported by stratified
+    signals alone ends, given ``measure_seconds``, the last measurements' seconds in this
+    run: early enough for the export and the finish at the machine's speed now, load
+    included, and never later than ``phases.main_deadline`` (a quiet machine's rates). The
+    least of the last three, once three are made: the first ones carry first calls and
+    spikes (0.66, 0.57 and 0.53 s against 0.38 to 0.42 later, beside two busy loops)."""
+    if not (phases.stratified_only and len(measure_seconds) >= 3):
+        return phases.main_deadline
+    per = EXPORT_AND_FINISH_PER_MEASURE if writing else EXPORT_AND_REMEASURE_PER_MEASURE
+    needed = per * min(list(measure_seconds)[-3:]) + phases.refine_seconds
+    return min(phases.main_deadline, max(time_limit - needed, 0.0))

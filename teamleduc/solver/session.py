@@ -7,6 +7,7 @@ session per call.
 
 from __future__ import annotations
 
+import collections
 import math
 import time
 
@@ -46,6 +47,9 @@ class SolveSession:
         self.refine_cap = plan.max_signals
         self.last_checkpoint = self.elapsed()
         self.step_seconds, self.steps = 0.0, 0  # the algorithm's own time, for its speed
+        self.export_seconds: float | None = None  # the last export step's, for the finish
+        # the last measurements' seconds, for the time the export and finish will take
+        self.measure_seconds: collections.deque[float] = collections.deque(maxlen=3)
         self.next_measure = 0.05 * min(plan.time_limit, 10.0)
         # with a target, try the LP export early and then at doubling times
         self.next_export = 0.5 if self.phases.trials else math.inf
@@ -93,14 +97,19 @@ class SolveSession:
     def measure_average(self) -> Measurement:
         """The average's exact bounds. On a big game a Ctrl-C does not wait for them (a few
         seconds on team-leduc): the algorithm's state is whole meanwhile, so it is saved and
-        the run aborts at once (the caller keeps the checkpoint)."""
+        the run aborts at once (the caller keeps the checkpoint). Its seconds are noted in
+        ``measure_seconds``."""
+        started = time.perf_counter()
         if not self.phases.quick_stop:
-            return self.alg.measure(self.total(), self.candidates)
-        self.stop.graceful = False
-        try:
-            return self.alg.measure(self.total(), self.candidates)
-        except KeyboardInterrupt:
-            self.save_checkpoint()
-            raise
-        finally:
-            self.stop.graceful = True
+            m = self.alg.measure(self.total(), self.candidates)
+        else:
+            self.stop.graceful = False
+            try:
+                m = self.alg.measure(self.total(), self.candidates)
+            except KeyboardInterrupt:
+                self.save_checkpoint()
+                raise
+            finally:
+                self.stop.graceful = True
+        self.measure_seconds.append(time.perf_counter() - started)
+        return m

@@ -25,6 +25,7 @@ from .export import (
     with_submission,
 )
 from .measurement import Measurement
+from .plan import finish_after_export, measured_main_deadline
 from .refine import (
     halves_export,
     held_again,
@@ -63,7 +64,10 @@ def main_phase(run: SolveSession) -> str:
         if plan.max_iterations is not None and alg.iterations >= plan.max_iterations:
             stopped_by = ITERATION_LIMIT
             break
-        if run.elapsed() >= phases.main_deadline and alg.iterations > 0:
+        deadline = measured_main_deadline(
+            phases, plan.time_limit, run.measure_seconds, plan.out is not None
+        )
+        if run.elapsed() >= deadline and alg.iterations > 0:
             # (at least one iteration: with none there is nothing to export)
             stopped_by = TIME_LIMIT
             break
@@ -118,7 +122,7 @@ def export_step(run: SolveSession, stopped_by: str) -> ExportResult:
         budget = min(max(phases.main_deadline - run.elapsed(), 0.05), 0.5 * run.elapsed() + 0.2)
     else:
         budget = max(phases.end - run.elapsed(), 0.05)
-    t_cand = time.perf_counter()
+    t_cand = t_step = time.perf_counter()
     # a big game that is refined next is exported as the refinement's starting point
     # (team zips: each team's K signals with free weights; CSV: equal weights), not
     # through the general export, whose candidates the refinement would not use
@@ -165,6 +169,7 @@ def export_step(run: SolveSession, stopped_by: str) -> ExportResult:
     direct = alg.direct_export(max_signals)
     if direct is not None and direct.gap < ex.gap:
         ex = direct
+    run.export_seconds = time.perf_counter() - t_step
     em = Measurement(alg.iterations, run.total(), ex.lower, ex.upper, "export")
     run.record(em)
     if run.best is None or ex.gap < run.best[0].gap:
@@ -203,15 +208,22 @@ def solve_and_export(run: SolveSession) -> str:
 
 
 def refine_step(run: SolveSession, status: str) -> tuple[ExportResult, str]:
-    """The best export, refined for the phases' refinement seconds (:mod:`.refine`) unless the
-    run was solved, met its target or was interrupted; returns it and the status (a Ctrl-C
+    """The best export, refined for the phases' refinement seconds (:mod:`.refine`; ``auto``:
+    until the finish, whose seconds a big game sizes by its own export step) unless the run
+    was solved, met its target or was interrupted; returns it and the status (a Ctrl-C
     during the refinement makes it ``interrupted``)."""
     ex = run.best[0]
     phases, plan, alg = run.phases, run.plan, run.alg
     wanted = phases.refine_seconds > 0 and status not in (SOLVED, TARGET_REACHED, INTERRUPTED)
     if not (wanted and ex.gap > 0):
         return ex, status
-    budget = min(phases.refine_seconds, max(plan.time_limit - phases.reserve - run.elapsed(), 0.05))
+    reserve = phases.reserve
+    if phases.stratified_only and run.export_seconds is not None:
+        # sized by this run's own export step: its speed now, load included
+        reserve = finish_after_export(run.export_seconds, plan.out is not None)
+    left = max(plan.time_limit - reserve - run.elapsed(), 0.05)
+    # auto: up to the finish, taking what the export and the finish leave of their shares
+    budget = left if phases.refine_auto else min(phases.refine_seconds, left)
     keep_sizes = ex is run.halves
     if phases.stratified_only:
         # a big game's submission (up to 1.4 GB on team-leduc where it does not share the
