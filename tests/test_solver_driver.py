@@ -703,11 +703,14 @@ def test_a_big_games_refinement_keeps_the_finish_its_export_step_measured(
     assert GUARD_SECONDS + 1000 - 60 < budgets[2] <= GUARD_SECONDS + 1000
 
 
-def test_finish_after_export_is_twice_the_step_with_files():
-    """The finish kept after a big game's export step: twice the step when the files are
-    written (measured 1.27 to 1.65 times), once without (the re-measurement alone, measured
-    0.51 to 0.58 times)."""
+def test_finish_after_export_is_twice_the_step_and_a_margin_with_files():
+    """The finish kept after a big game's export step: twice the step and 2 s when the
+    files are written (team-leduc's finish measured 1.16 to 1.65 steps, team-leduc-2025's
+    1.86-2.98 s after a step of 0.65-0.88 s), once the step and 0.5 s without (the
+    re-measurement alone, 0.51 to 0.58 steps on team-leduc, 0.38-0.46 s on
+    team-leduc-2025)."""
     from teamleduc.solver.plan import finish_after_export
 
-    assert finish_after_export(6.0, True) == pytest.approx(12.05)
-    assert finish_after_export(6.0, False) == pytest.approx(6.05)
+    assert finish_after_export(7.25, True) == pytest.approx(16.5)
+    assert finish_after_export(0.7, True) == pytest.approx(3.4)
+    assert finish_after_export(0.7, False) == pytest.approx(1.2)

@@ -318,10 +318,12 @@ def _finish_reserve(game, max_signals: int, writing: bool) -> float:
 
 #: a big game's finish (the re-measurement of its submission, its files and checkpoint) in
 #: units of its own stratified export step, which does much the same exact work at the same
-#: speed: measured 1.27 to 1.65 (300 s team-leduc quiet, 60 s quiet and beside two busy
-#: loops); without an output folder only the re-measurement (0.51 to 0.58)
-FINISH_PER_EXPORT = 2.0
-REMEASURE_PER_EXPORT = 1.0
+#: speed, plus seconds that do not scale with it: on team-leduc the finish took 1.16 to 1.65
+#: steps (300 s quiet, 60 s quiet and beside two busy loops), the re-measurement alone 0.51
+#: to 0.58; on team-leduc-2025 (60 s, team zips) a 0.65-0.88 s step was followed by a
+#: finish of 1.86-2.98 s (0.38-0.46 s re-measuring, quiet and beside two busy loops)
+FINISH_PER_EXPORT, FINISH_FIXED = 2.0, 2.0
+REMEASURE_PER_EXPORT, REMEASURE_FIXED = 1.0, 0.5
 
 
 def finish_after_export(export_seconds: float, writing: bool) -> float:
@@ -329,7 +331,9 @@ def finish_after_export(export_seconds: float, writing: bool) -> float:
     stratified signals alone, from ``export_seconds``, how long its export step took in this
     run: the machine's speed now, load included, where :func:`_finish_reserve`'s rates are a
     quiet machine's."""
-    return (FINISH_PER_EXPORT if writing else REMEASURE_PER_EXPORT) * export_seconds + 0.05
+    if writing:
+        return FINISH_PER_EXPORT * export_seconds + FINISH_FIXED
+    return REMEASURE_PER_EXPORT * export_seconds + REMEASURE_FIXED
 
 
 #: a big game's export step and finish in units of the least of its last three exact
