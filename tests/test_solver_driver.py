@@ -559,6 +559,20 @@ def test_refinement_reports_each_block():
     assert np.array_equal(a.weights, b.weights) and r.signals == a.size <= 4
 
 
+def _tiny_dcfr_30(config="tiny-team-leduc", **kwargs):
+    """``config``'s DCFR for 30 iterations (no time limit in practice), exported in at most
+    4 signals."""
+    return solve(
+        config,
+        "dcfr",
+        time_limit=GUARD_SECONDS,
+        max_iterations=30,
+        max_signals=4,
+        handle_sigint=False,
+        **kwargs,
+    )
+
+
 @pytest.mark.parametrize("export_format", ["csv", "teams2025"])
 def test_a_refined_big_game_exports_the_refinements_start_first(monkeypatch, export_format):
     """A big game (stratified export) that is refined next is exported as the refinement's
@@ -582,17 +596,7 @@ def test_a_refined_big_game_exports_the_refinements_start_first(monkeypatch, exp
         lambda self, k: calls.append(k) or original(self, k),
     )
     seen = []
-    r = solve(
-        "tiny-team-leduc",
-        "dcfr",
-        time_limit=GUARD_SECONDS,
-        max_iterations=30,
-        max_signals=4,
-        refine_seconds=2,
-        progress=seen.append,
-        handle_sigint=False,
-        export_format=export_format,
-    )
+    r = _tiny_dcfr_30(refine_seconds=2, progress=seen.append, export_format=export_format)
     assert calls == []
     # the same 30 iterations outside the solver: the first export is exactly their start
     rm = RegretMinimizer(get_config("tiny-team-leduc"), VARIANTS["dcfr"])  # the solver's dcfr
@@ -614,15 +618,7 @@ def test_a_refined_big_game_exports_the_refinements_start_first(monkeypatch, exp
     first = [m for m in seen if m.what == "export"][0]
     assert (first.lower, first.upper) == pytest.approx((ex.lower, ex.upper), abs=1e-12)
     assert r.gap <= ex.gap + 1e-12
-    plain = solve(
-        "tiny-team-leduc",
-        "dcfr",
-        time_limit=GUARD_SECONDS,
-        max_iterations=30,
-        max_signals=4,
-        refine_seconds=0,
-        handle_sigint=False,
-    )
+    plain = _tiny_dcfr_30(refine_seconds=0)
     assert calls == [4] and plain.signals == 4
 
 
@@ -642,15 +638,7 @@ def test_a_big_games_unbeaten_start_is_written(monkeypatch):
 
     monkeypatch.setattr(steps, "refine_export", unchanged)
     config = get_config("tiny-team-leduc")
-    r = solve(
-        config,
-        "dcfr",
-        time_limit=GUARD_SECONDS,
-        max_iterations=30,
-        max_signals=4,
-        refine_seconds=2,
-        handle_sigint=False,
-    )
+    r = _tiny_dcfr_30(config, refine_seconds=2)
     assert len(given) == 1 and given[0].submission is None
     assert r.lower == pytest.approx(given[0].lower, abs=1e-9)
     assert r.upper == pytest.approx(given[0].upper, abs=1e-9)
@@ -684,14 +672,8 @@ def test_a_big_games_refinement_keeps_the_finish_its_export_step_measured(
             "finish_after_export",
             lambda seconds, out, reserve=reserve: asked.append((seconds, out)) or reserve,
         )
-        r = solve(
-            "tiny-team-leduc",
-            "dcfr",
-            time_limit=GUARD_SECONDS,
-            max_iterations=30,
-            max_signals=4,
+        r = _tiny_dcfr_30(
             refine_seconds=refine,
-            handle_sigint=False,
             out_dir=tmp_path / f"out{len(budgets)}" if writing else None,
         )
         exports = [m for m in r.history if m.what == "export"]
