@@ -21,6 +21,7 @@ import itertools
 import json
 import os
 import signal
+import time
 
 import numpy as np
 import pytest
@@ -510,6 +511,33 @@ def test_a_limit_shorter_than_one_iteration_still_exports():
     r = solve(config, "dcfr", time_limit=1e-3, handle_sigint=False)
     assert r.iterations == 1
     _check_export(config, r, tol=np.inf)
+
+
+def test_the_time_limit_counts_from_the_call(tmp_path, monkeypatch):
+    """The limit's clock starts when ``solve`` is called: what comes before the game is
+    built (checking the arguments and a resumed checkpoint, loading the plotting library,
+    staging the output folder) counts, as it does for whoever timed the call."""
+    import teamleduc.solver.driver as driver
+
+    original = driver.plan_solve
+
+    def slow_plan(*args, **kwargs):
+        time.sleep(0.3)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(driver, "plan_solve", slow_plan)
+    seen = []
+    r = solve(
+        "kuhn",
+        "dcfr",
+        time_limit=GUARD_SECONDS,
+        max_iterations=3,
+        progress=seen.append,
+        refine_seconds=0,
+        handle_sigint=False,
+        out_dir=tmp_path / "run",
+    )
+    assert seen[0].seconds >= 0.3 and r.seconds >= 0.3
 
 
 def test_bad_arguments():

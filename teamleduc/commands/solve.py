@@ -41,7 +41,8 @@ def _progress_line(m) -> str:
     default=300.0,
     show_default=True,
     metavar="S",
-    help="wall-clock seconds for this session, export included",
+    help="wall-clock seconds for this session, export and files included, counted once "
+    "the command has loaded (Python's own start, about a second, comes before)",
 )
 @click.option(
     "--target-gap",

@@ -60,7 +60,8 @@ def solve(
     config : a :class:`~teamleduc.config.GameConfig` or a preset name.
     method : one of :data:`METHODS`; None takes the checkpoint's when resuming, else the
         default.
-    time_limit : wall-clock seconds for this session, export included.
+    time_limit : wall-clock seconds for this session from the call (checking a resumed
+        checkpoint, building the game, the export and the writing included).
     target_gap : stop as soon as the *exported* submission's exact gap is at most this.
     max_iterations : stop the algorithm after this many iterations (over all sessions).
     max_signals : cap on the exported meta-strategy's signals: of the merged one (K_A + K_B -
@@ -103,6 +104,7 @@ def solve(
     -------
     SolveResult
     """
+    started = time.perf_counter()  # the time limit's clock
     # the arguments used before plan_solve checks the rest
     check_solve_arguments(out_dir=out_dir, resume=resume, overwrite=overwrite)
     plan = functools.partial(
@@ -122,13 +124,13 @@ def solve(
         export_format=export_format,
     )
     if out_dir is None:
-        return _run(plan(out=None))
+        return _run(plan(out=None), started)
     folder = resumed_folder(resume)
     load_plotting()
     kept = None
     with staged_folder(out_dir, overwrite, allow=folder) as stage:
         try:
-            result = _run(plan(out=stage))
+            result = _run(plan(out=stage), started)
         except KeyboardInterrupt:
             kept = keep_checkpoint(stage, folder)
             if kept is None:
@@ -138,11 +140,11 @@ def solve(
     return dataclasses.replace(result, out_dir=str(out_dir))
 
 
-def _run(plan: SolvePlan) -> SolveResult:
-    """One session of the run ``plan``: main phases and exports, refinement, the verified
-    result, written to ``plan.out`` if given. A Ctrl-C after the run's last check aborts
+def _run(plan: SolvePlan, t0: float) -> SolveResult:
+    """One session of the run ``plan``, whose clock started at ``t0``
+    (:func:`time.perf_counter`): main phases and exports, refinement, the verified result,
+    written to ``plan.out`` if given. A Ctrl-C after the run's last check aborts
     (KeyboardInterrupt) and writes nothing."""
-    t0 = time.perf_counter()
     prev = plan.previous
     candidates = prev.candidates if prev else Candidates()
     alg = make_algorithm(plan.method, plan.config, candidates if prev else None)

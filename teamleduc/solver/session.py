@@ -22,8 +22,8 @@ from .stop_flag import StopFlag
 
 class SolveSession:
     """One session of a run: ``plan``, its ``alg`` (the method's adapter, :mod:`.methods`) and
-    ``candidates``, started at ``t0`` (:func:`time.perf_counter`, before the algorithm built
-    its game), with Ctrl-C reported by ``stop``.
+    ``candidates``, started at ``t0`` (:func:`time.perf_counter`, when the solve call began:
+    the time limit's clock), with Ctrl-C reported by ``stop``.
 
     ``best`` is the best export so far as (export result, measurement); ``halves`` the team
     zips' refinement start (each team's own K signals) if made, and ``refine_cap`` its signals
