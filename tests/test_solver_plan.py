@@ -67,7 +67,6 @@ def _phases(**changes):
         export_budget=1.8,
         reserve=26.3,
         refine_seconds=0.0,
-        refine_auto=False,
         main_deadline=31.9,
         end=33.7,
         stratified_only=True,

@@ -231,17 +231,15 @@ def plan_solve(
 class Phases:
     """A session's time plan, in seconds since it started: the main phase ends by
     ``main_deadline``, the export by ``end``; ``refine_seconds`` follow, then ``reserve``
-    for the re-measurement and the writing; ``refine_auto``: the refinement's seconds were
-    chosen here (``auto``), so it also takes what the export and the finish leave unused.
-    ``stratified_only``: a big game solved by a regret minimiser, exported by its
-    stratified signals alone (quick); ``quick_stop``: a big game written to a folder, whose
-    first Ctrl-C keeps the solver's state instead of a submission; ``trials``: the LP export
-    is tried early, at doubling times (a target on a game it exports)."""
+    for the re-measurement and the writing. ``stratified_only``: a big game solved by a
+    regret minimiser, exported by its stratified signals alone (quick); ``quick_stop``: a
+    big game written to a folder, whose first Ctrl-C keeps the solver's state instead of a
+    submission; ``trials``: the LP export is tried early, at doubling times (a target on a
+    game it exports)."""
 
     export_budget: float
     reserve: float
     refine_seconds: float
-    refine_auto: bool
     main_deadline: float
     end: float
     stratified_only: bool
@@ -279,7 +277,6 @@ def plan_phases(plan: SolvePlan, game, startup: float) -> Phases:
         export_budget=export_budget,
         reserve=reserve,
         refine_seconds=refine_seconds,
-        refine_auto=plan.refine_seconds is None,
         main_deadline=main_deadline,
         end=max(plan.time_limit - reserve - refine_seconds, main_deadline),
         stratified_only=stratified_only,

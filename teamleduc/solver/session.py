@@ -97,19 +97,14 @@ class SolveSession:
     def measure_average(self) -> Measurement:
         """The average's exact bounds. On a big game a Ctrl-C does not wait for them (a few
         seconds on team-leduc): the algorithm's state is whole meanwhile, so it is saved and
-        the run aborts at once (the caller keeps the checkpoint). Its seconds are noted in
-        ``measure_seconds``."""
-        started = time.perf_counter()
+        the run aborts at once (the caller keeps the checkpoint)."""
         if not self.phases.quick_stop:
-            m = self.alg.measure(self.total(), self.candidates)
-        else:
-            self.stop.graceful = False
-            try:
-                m = self.alg.measure(self.total(), self.candidates)
-            except KeyboardInterrupt:
-                self.save_checkpoint()
-                raise
-            finally:
-                self.stop.graceful = True
-        self.measure_seconds.append(time.perf_counter() - started)
-        return m
+            return self.alg.measure(self.total(), self.candidates)
+        self.stop.graceful = False
+        try:
+            return self.alg.measure(self.total(), self.candidates)
+        except KeyboardInterrupt:
+            self.save_checkpoint()
+            raise
+        finally:
+            self.stop.graceful = True

@@ -77,6 +77,7 @@ def main_phase(run: SolveSession) -> str:
         run.step_seconds, run.steps = run.step_seconds + now - started, run.steps + 1
         if now >= run.next_measure or alg.converged or alg.measure_each_step:
             m = run.measure_average()
+            run.measure_seconds.append(run.elapsed() - now)
             run.record(m)
             run.next_measure = now * 1.3 + 0.02
             if m.gap <= max(run.internal_target, 0.0) or alg.converged:
@@ -122,7 +123,7 @@ def export_step(run: SolveSession, stopped_by: str) -> ExportResult:
         budget = min(max(phases.main_deadline - run.elapsed(), 0.05), 0.5 * run.elapsed() + 0.2)
     else:
         budget = max(phases.end - run.elapsed(), 0.05)
-    t_cand = t_step = time.perf_counter()
+    t_step = time.perf_counter()
     # a big game that is refined next is exported as the refinement's starting point
     # (team zips: each team's K signals with free weights; CSV: equal weights), not
     # through the general export, whose candidates the refinement would not use
@@ -154,7 +155,7 @@ def export_step(run: SolveSession, stopped_by: str) -> ExportResult:
         )
     if ex is None:
         alg.export_candidates(run.candidates, time_limit=0.25 * budget)
-        budget = max(budget - (time.perf_counter() - t_cand), 0.05)
+        budget = max(budget - (time.perf_counter() - t_step), 0.05)
         if any(a is not None for a in alternatives):
             budget *= 0.6  # keep time to merge the mixtures into the submission
         ex = export(
@@ -222,8 +223,8 @@ def refine_step(run: SolveSession, status: str) -> tuple[ExportResult, str]:
         # sized by this run's own export step: its speed now, load included
         reserve = finish_after_export(run.export_seconds, plan.out is not None)
     left = max(plan.time_limit - reserve - run.elapsed(), 0.05)
-    # auto: up to the finish, taking what the export and the finish leave of their shares
-    budget = left if phases.refine_auto else min(phases.refine_seconds, left)
+    # auto (None): up to the finish, taking what the export and the finish leave unused
+    budget = left if plan.refine_seconds is None else min(phases.refine_seconds, left)
     keep_sizes = ex is run.halves
     if phases.stratified_only:
         # a big game's submission (up to 1.4 GB on team-leduc where it does not share the
