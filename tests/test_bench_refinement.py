@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+import numpy as np
 import pytest
 
 from benchmarks import bench_refinement as bench
@@ -22,10 +23,14 @@ def test_block_parts_cover_the_refiners_kernels(refined):
     _, r = refined
     originals = {name: getattr(refiner, name) for name in bench.PARTS}
     weights = DagGame.weights
-    total, parts = bench.block_parts(r, refiner.CHECK_EVERY)
+    total, parts, moved = bench.block_parts(r, refiner.CHECK_EVERY)
     assert set(parts) == set(bench.PARTS.values()) | {"weights"}
     assert all(s >= 0.0 for s in parts.values())
     assert sum(parts.values()) <= total
+    assert set(moved) == set(parts)
+    assert all(once > 0 and more >= 0 for once, more in moved.values())
+    # per-signal walks: the member kernels only (3 signals: 2 more walks each)
+    assert {p for p, (_, more) in moved.items() if more > 0} == {"member pass", "member reach"}
     assert {name: getattr(refiner, name) for name in bench.PARTS} == originals
     assert DagGame.weights is weights
 
@@ -48,6 +53,42 @@ def test_a_nested_call_counts_for_the_outer_one_only(monkeypatch):
         refiner.best_values()
     assert calls == ["outer", "inner"]
     assert set(seconds) == {"check best response"}
+
+
+def test_traffic_counts_each_array_once_read_and_again_written():
+    """The bytes of a call: every array read counts its size, a written one twice when also
+    read; the per-member kernels' walked index arrays count once more per further signal."""
+    rng = np.random.default_rng(0)
+    W, rfix, out = rng.random((7, 3, 3)), rng.random((4, 7, 3)), np.empty((4, 7, 3))
+    assert bench.traffic("_member_values", (W, rfix, True, out)) == (
+        W.nbytes + rfix.nbytes + out.nbytes,
+        0,
+    )
+    own, legal = np.arange(5, dtype=np.int32), np.ones((5, 3), bool)
+    tptr, optr = np.zeros(17, np.int64), np.zeros(17, np.int64)
+    tz, om = np.arange(7, dtype=np.int32), np.arange(4, dtype=np.int32)
+    sigma, cum = rng.random((4, 15, 3)), rng.random((4, 15, 3))
+    scratch = np.empty((2, 5, 3))
+    walked = sum(a.nbytes for a in (own, legal, tptr, tz, optr, om)) + 2 * scratch[0].nbytes
+    rest = sigma.nbytes + out.nbytes + 2 * cum.nbytes
+    args = (own, legal, tptr, tz, optr, om, sigma, out, cum, np.ones(4), scratch)
+    assert bench.traffic("_member_reach_terminals", args) == (walked + rest, 3 * walked)
+    args = (own, legal, tptr, tz, optr, om, sigma, out, cum, np.zeros(0), scratch)
+    assert bench.traffic("_member_reach_terminals", args)[0] == walked + sigma.nbytes + out.nbytes
+
+
+def test_the_report_lists_each_part_once(capsys):
+    """Two kernels time one part (the member reach at the terminals and at every node): the
+    part is printed once, and the parts with the rest add up to the iteration."""
+    names = list(dict.fromkeys(bench.PARTS.values())) + ["weights"]
+    parts = {p: 0.01 for p in names}
+    moved = {p: (1e6, 0.0) for p in names}
+    bench.report(2, 0.2, parts, moved, 10.0)
+    lines = capsys.readouterr().out.splitlines()
+    for name in names:
+        assert sum(line.startswith(f"    {name}  ") for line in lines) == 1, name
+    rest = [line.split() for line in lines if line.startswith("    rest ")]
+    assert len(names) == 9 and rest == [["rest", "0.1100", "55.0%"]]
 
 
 def test_fewer_than_two_iterations_is_refused(monkeypatch):

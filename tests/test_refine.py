@@ -17,10 +17,12 @@ from teamleduc.infosets import infoset_tables
 from teamleduc.solver import solve
 from teamleduc.solver.dag_cfr import RegretMinimizer, dcfr
 from teamleduc.solver.export import guaranteed_value
+from teamleduc.solver.member_frontier import member_frontier
 from teamleduc.solver.refine_kernels import (
     _block_average,
     _member_pass,
     _member_reach,
+    _member_reach_terminals,
     _member_values,
     _pair_reach,
     member_scratch,
@@ -109,26 +111,15 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
     )
     Z = len(t.terminals)
     cv = rng.normal(size=(K, Z, R))
-    sw = sweep(t)
+    f = member_frontier(t, seat)
+    M = len(f.own)
     sig_all, reg_all = sigma.copy(), np.zeros_like(sigma)
     root_all = np.empty((K, R))
     live = np.ones((K, t.num_nodes), dtype=bool)
     _member_pass(
-        t.kind,
-        t.children,
-        t.actor,
-        seat,
-        tabs[seat].id_of,
-        sw.term_index,
-        cv,
-        sig_all,
-        reg_all,
-        member_scratch(t.num_nodes, R, np.float64),
-        root_all,
-        1.0,
-        0.0,
+        *f.arrays, cv, sig_all, reg_all, member_scratch(M, R, np.float64), root_all, 1.0, 0.0,
         live,
-    )
+    )  # fmt: skip
     for j in range(K):
         one = np.empty((1, t.num_nodes, R))
         c1 = np.zeros((1, n, 3))
@@ -148,21 +139,9 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
         np.testing.assert_allclose(cum[j], c1[0], rtol=1e-12)
         s1, g1, root1 = sigma[j : j + 1].copy(), np.zeros((1, n, 3)), np.empty((1, R))
         _member_pass(
-            t.kind,
-            t.children,
-            t.actor,
-            seat,
-            tabs[seat].id_of,
-            sw.term_index,
-            cv[j : j + 1].copy(),
-            s1,
-            g1,
-            member_scratch(t.num_nodes, R, np.float64),
-            root1,
-            1.0,
-            0.0,
-            live[j : j + 1],
-        )
+            *f.arrays, cv[j : j + 1].copy(), s1, g1, member_scratch(M, R, np.float64), root1,
+            1.0, 0.0, live[j : j + 1],
+        )  # fmt: skip
         np.testing.assert_allclose(root_all[j], root1[0], rtol=1e-12)
         np.testing.assert_allclose(sig_all[j], s1[0], rtol=1e-12)
     # reach of the root is 1, and a member's reach is a product of its own probabilities
@@ -198,27 +177,13 @@ def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
     live = reach.max(axis=2) > 0
     assert 0 < live.mean() < 1
     cv = rng.normal(size=(K, len(t.terminals), R)) * live[:, t.terminals, None]
-    sw = sweep(t)
+    f = member_frontier(t, free)
     start = rng.dirichlet(np.ones(3), size=(K, tabs[free].size))
     runs = []
     for mask in (np.ones_like(live), live):
         sg, root = start.copy(), np.empty((K, R))
-        _member_pass(
-            t.kind,
-            t.children,
-            t.actor,
-            free,
-            tabs[free].id_of,
-            sw.term_index,
-            cv,
-            sg,
-            np.zeros_like(sg),
-            member_scratch(t.num_nodes, R, np.float64),
-            root,
-            1.0,
-            0.0,
-            mask,
-        )
+        scratch = member_scratch(len(f.own), R, np.float64)
+        _member_pass(*f.arrays, cv, sg, np.zeros_like(sg), scratch, root, 1.0, 0.0, mask)
         runs.append((sg, root))
     np.testing.assert_allclose(runs[0][1], runs[1][1], rtol=1e-12, atol=1e-15)
     mine = (t.kind == 0) & (t.actor == free)
@@ -595,18 +560,23 @@ def test_one_signal_at_a_time_gives_the_same_bits(averaged):
     live = rng.random((K, t.num_nodes)) < 0.7
     live[:, 0] = True
 
+    f = member_frontier(t, seat)
+    M = len(f.own)
+
     def run():
         reach, cum = np.empty((K, t.num_nodes, R)), np.zeros_like(sigma)
         _member_reach(
             t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, reach, cum,
             np.full(K, 0.25),
         )  # fmt: skip
-        s, reg, root = sigma.copy(), np.zeros_like(sigma), np.empty((K, R))
-        _member_pass(
-            t.kind, t.children, t.actor, seat, tabs[seat].id_of, sweep(t).term_index, cv, s,
-            reg, member_scratch(t.num_nodes, R, np.float64), root, 0.8, 0.5, live,
+        at_terminals, cum2 = np.empty((K, len(t.terminals), R)), np.zeros_like(sigma)
+        _member_reach_terminals(
+            *f.arrays, sigma, at_terminals, cum2, np.full(K, 0.25),
+            member_scratch(M, R, np.float64),
         )  # fmt: skip
-        return [a.tobytes() for a in (reach, cum, s, reg, root)]
+        s, reg, root = sigma.copy(), np.zeros_like(sigma), np.empty((K, R))
+        _member_pass(*f.arrays, cv, s, reg, member_scratch(M, R, np.float64), root, 0.8, 0.5, live)
+        return [a.tobytes() for a in (reach, cum, at_terminals, cum2, s, reg, root)]
 
     shares = run()
     with _one_signal_at_a_time():
@@ -827,52 +797,124 @@ def _member_pass_every_node(
                     Vj[h, x] = s
 
 
+def _fixed_member_live(game, t, tabs, K, rng):
+    """(K, N) nodes a random sparse fixed member of team B reaches: closed under
+    descendants, as the refiner's."""
+    fixed = game.dags[1].seats[1]
+    fs = rng.dirichlet(np.ones(3), size=(K, tabs[fixed].size))
+    fs[fs < 0.3] = 0.0
+    fs /= fs.sum(axis=2, keepdims=True)
+    reach = np.empty((K, t.num_nodes, game.config.num_ranks))
+    _member_reach(
+        t.parent, t.action, t.kind, t.actor, fixed, tabs[fixed].id_of, fs, reach, fs, np.zeros(0)
+    )
+    return reach.max(axis=2) > 0
+
+
 @pytest.mark.parametrize("preset", ["tiny-team-leduc", "small-team-leduc"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_member_pass_keeps_the_bits_of_the_pass_over_every_node(preset, dtype):
-    """The regret pass keeps its node values in a per-thread scratch and returns the root's:
-    its strategies, regrets and root values are those of release 0.4.9's pass, which wrote
-    every signal's value at every node (above), bit for bit, float32 and float64 iterates,
-    with nodes the fixed member never reaches (closed under descendants, as the refiner's,
-    or scattered, a skipped parent over reached children) and a root never reached."""
+def test_member_pass_agrees_with_the_pass_over_every_node(preset, dtype):
+    """The regret pass over the member's own nodes and their frontiers gives the strategies,
+    regrets and root values of release 0.4.9's pass over every node (above), to rounding
+    (its sums are grouped otherwise, and added in float64), float32 and float64 iterates,
+    two ranks (the general loop) and three (the loop written out), with nodes the fixed
+    member never reaches skipped and ``cv`` +0 at its unreached terminals, as in the
+    refiner."""
     game = dag_game(get_config(preset))
     t = game.tree
     tabs = infoset_tables(t)
     seat = game.dags[1].seats[0]
     n, R, K = tabs[seat].size, game.config.num_ranks, 5
     rng = np.random.default_rng(11)
-    fixed = game.dags[1].seats[1]
-    fs = rng.dirichlet(np.ones(3), size=(K, tabs[fixed].size))
-    fs[fs < 0.3] = 0.0
-    fs /= fs.sum(axis=2, keepdims=True)
-    reach = np.empty((K, t.num_nodes, R))
-    _member_reach(
-        t.parent, t.action, t.kind, t.actor, fixed, tabs[fixed].id_of, fs, reach, fs, np.zeros(0)
-    )
-    closed = reach.max(axis=2) > 0
-    scattered = rng.random((K, t.num_nodes)) < 0.7
-    scattered[1, 0] = False  # signal 1 never reaches the root
+    closed = _fixed_member_live(game, t, tabs, K, rng)
     sw = sweep(t)
-    cv = rng.normal(size=(K, len(t.terminals), R)).astype(dtype)
+    cv = rng.normal(size=(K, len(t.terminals), R)) * closed[:, t.terminals, None]
+    cv = cv.astype(dtype)
     sigma = rng.dirichlet(np.ones(3), size=(K, n)).astype(dtype)
     reg = rng.normal(size=(K, n, 3)).astype(dtype)
-    for live in (closed, scattered):
-        assert 0 < live.mean() < 1
-        want = [sigma.copy(), reg.copy(), np.empty((K, t.num_nodes, R), dtype)]
+    f = member_frontier(t, seat)
+    for live in (np.ones_like(closed), closed):
+        if live is closed:
+            assert 0 < live.mean() < 1
+        want = [sigma.copy(), reg.copy(), np.empty((K, t.num_nodes, R), np.float64)]
         got = [sigma.copy(), reg.copy(), np.empty((K, R), dtype)]
         args = (t.kind, t.children, t.actor, seat, tabs[seat].id_of, sw.term_index, cv)
         _member_pass_every_node(*args, want[0], want[1], want[2], 0.8, 0.3, live)
-        scratch = member_scratch(t.num_nodes, R, dtype)
-        _member_pass(*args, got[0], got[1], scratch, got[2], 0.8, 0.3, live)
-        assert got[0].tobytes() == want[0].tobytes()
-        assert got[1].tobytes() == want[1].tobytes()
-        assert got[2].tobytes() == want[2][:, 0].copy().tobytes()
+        scratch = member_scratch(len(f.own), R, dtype)
+        _member_pass(*f.arrays, cv, got[0], got[1], scratch, got[2], 0.8, 0.3, live)
+        tol = {"rtol": 1e-5, "atol": 1e-5} if dtype == np.float32 else {"rtol": 1e-12}
+        for g, w in zip(got, (want[0], want[1], want[2][:, 0]), strict=True):
+            np.testing.assert_allclose(g, w, **tol)
+        assert not np.array_equal(got[1], reg)  # the regrets moved
 
 
-def _shared_weights_run(averaged, monkeypatch, bad_second_follower: bool):
+@pytest.mark.parametrize("preset", ["tiny-team-leduc", "small-team-leduc"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_member_reach_at_the_terminals_has_the_bits_of_the_reach_at_every_node(preset, dtype):
+    """The free member's reach walked over its own nodes and their frontiers is, at the
+    terminals and in the reach-weighted strategy it adds up, the reach at every node, bit
+    for bit: the same products along each path."""
+    game = dag_game(get_config(preset))
+    t = game.tree
+    tabs = infoset_tables(t)
+    seat = game.dags[0].seats[1]
+    n, R, K = tabs[seat].size, game.config.num_ranks, 4
+    rng = np.random.default_rng(7)
+    sigma = rng.dirichlet(np.ones(3), size=(K, n)).astype(dtype)
+    sigma[sigma < 0.2] = 0.0  # some actions never taken: reaches of 0
+    wj = rng.random(K)
+    every, cum = np.empty((K, t.num_nodes, R), dtype), np.full_like(sigma, 0.5)
+    _member_reach(
+        t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, every, cum, wj
+    )
+    f = member_frontier(t, seat)
+    at_terminals, cum2 = np.empty((K, len(t.terminals), R), dtype), np.full_like(sigma, 0.5)
+    scratch = member_scratch(len(f.own), R, dtype)
+    _member_reach_terminals(*f.arrays, sigma, at_terminals, cum2, wj, scratch)
+    assert at_terminals.tobytes() == every[:, t.terminals].tobytes()
+    assert cum2.tobytes() == cum.tobytes()
+    assert 0 < np.count_nonzero(at_terminals) < at_terminals.size
+
+
+@pytest.mark.parametrize("preset", ["tiny-team-leduc", "small-team-leduc"])
+def test_a_members_frontier_is_the_nearest_own_node_above(preset):
+    """Every terminal and every own node of a member is listed once, under the action of its
+    nearest own ancestor (walked up the tree one node at a time), or under the root's slot
+    where there is none; the own nodes are the member's decision nodes in ascending order."""
+    t = dag_game(get_config(preset)).tree
+    for seat in range(4):
+        f = member_frontier(t, seat)
+        own = np.flatnonzero((t.kind == 0) & (t.actor == seat))
+        assert np.array_equal(f.own, own)
+        M = len(own)
+        index = {int(h): m for m, h in enumerate(own)}
+        want_t, want_o = {}, {}
+        for h in range(1, t.num_nodes):
+            if t.kind[h] != 2 and int(h) not in index:
+                continue
+            c, p = h, int(t.parent[h])
+            while p >= 0 and p not in index:
+                c, p = p, int(t.parent[p])
+            slot = 3 * M if p < 0 else 3 * index[p] + int(t.action[c])
+            if t.kind[h] == 2:
+                want_t.setdefault(slot, []).append(int(np.searchsorted(t.terminals, h)))
+            else:
+                want_o.setdefault(slot, []).append(index[int(h)])
+        if t.kind[0] == 0 and t.actor[0] == seat:
+            want_o.setdefault(3 * M, []).append(0)
+        for ptr, idx, want in ((f.tptr, f.tz, want_t), (f.optr, f.om, want_o)):
+            assert len(ptr) == 3 * M + 2 and ptr[-1] == len(idx)
+            got = {s: idx[ptr[s] : ptr[s + 1]].tolist() for s in range(3 * M + 1)}
+            assert {s: v for s, v in got.items() if v} == want
+        assert len(f.tz) == len(t.terminals) and len(f.om) == M
+        assert np.array_equal(f.legal, t.children[own, :3] >= 0)
+
+
+def _shared_weights_run(averaged, monkeypatch, bad_second_follower: bool, max_iters: int = 40):
     """shared_weights on tiny-team-leduc with a follower that never improves (its blocks are
     skipped). With ``bad_second_follower`` the follower stratified on the leader's second
-    improvement is measured as hopeless, so that the leader's first pair stays the best.
+    improvement is measured as hopeless, so that the leader's first pair stays the best
+    (``max_iters`` per leader block: 30 gives the leader four improvements, 40 one).
     Returns (result, restarts asked for, weak references to each leader pair's follower,
     followers measured)."""
     import gc
@@ -917,7 +959,7 @@ def _shared_weights_run(averaged, monkeypatch, bad_second_follower: bool):
     ex = stratified_export(game, restart, K)
     del asked[:]
     out = shared_weights(
-        game, ex, max_signals=K, time_limit=1e9, restart=restart, blocks=6, max_iters=40
+        game, ex, max_signals=K, time_limit=1e9, restart=restart, blocks=6, max_iters=max_iters
     )
     followers_measured = sum(team == 1 for team, _ in measured)
     return out, asked, made, followers_measured
@@ -937,7 +979,7 @@ def test_shared_weights_build_an_earlier_pairs_follower_again(averaged, monkeypa
     hopeless): the best pair is the earlier one, whose follower is not held while the
     follower's phase runs (a weak reference to its arrays dies) and is built again for the
     result, with the exact bound measured for it then."""
-    out, asked, made, measured = _shared_weights_run(averaged, monkeypatch, True)
+    out, asked, made, measured = _shared_weights_run(averaged, monkeypatch, True, 30)
     assert measured >= 2 and len(asked) == measured + 1  # built again at the end, unmeasured
     assert out.upper == pytest.approx(guaranteed_value(averaged[0], out.mixtures[1]), abs=1e-12)
     assert out.lower == pytest.approx(guaranteed_value(averaged[0], out.mixtures[0]), abs=1e-12)

@@ -39,15 +39,17 @@ from collections.abc import Callable
 import numba
 import numpy as np
 
-from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows, sweep
+from ..dag import ROW_DTYPE, DagGame, best_values, cfr_update, flows
 from ..infosets import infoset_tables
 from .dag_cfr import dcfr
 from .export import guaranteed_value
+from .member_frontier import member_frontier
 from .mixtures import ProductStrategy, TeamMixture
 from .refine_kernels import (
     _block_average,
     _member_pass,
     _member_reach,
+    _member_reach_terminals,
     _member_values,
     _pair_reach,
     member_scratch,
@@ -114,26 +116,28 @@ class _TeamRefiner:
         self.K = len(self.p)
         self.R = game.config.num_ranks
         self.Z = len(self.tree.terminals)
+        #: the terminals' own rows in a (K, Z, R) reach (:meth:`_team_reach`)
+        self._terminals_in_order = np.arange(self.Z, dtype=np.int32)
         self.shortest_block = 0.0  # seconds of one iteration and a check, by the last block
         self.check_seconds = 0.0  # seconds of the last exact check (the next block's margin)
 
-    def _reach(self, s, sg, out=None, cum=_NONE, wj=_NONE):
+    def _reach(self, s, sg, out):
+        """Member ``s``'s reach ``out`` (k, N, R) at every node of its strategies ``sg``."""
         t = self.tree
-        if out is None:
-            out = np.empty((self.K, t.num_nodes, self.R))
         with _one_signal_at_a_time():
             _member_reach(
-                t.parent,
-                t.action,
-                t.kind,
-                t.actor,
-                s,
-                self.tabs[s].id_of,
-                sg,
-                out,
-                cum if cum.size else sg,
-                wj,
+                t.parent, t.action, t.kind, t.actor, s, self.tabs[s].id_of, sg, out, sg, _NONE
             )
+        return out
+
+    def _free_reach(self, s, sg, out, cum=_NONE, wj=_NONE):
+        """Member ``s``'s reach ``out`` (K, Z, R) at the terminals of its strategies ``sg``,
+        adding ``wj[j]`` x its reach-weighted strategy to ``cum`` when ``wj`` is given
+        (:func:`_member_reach_terminals`)."""
+        f = member_frontier(self.tree, s)
+        scratch = member_scratch(len(f.own), self.R, out.dtype)
+        with _one_signal_at_a_time():
+            _member_reach_terminals(*f.arrays, sg, out, cum if cum.size else sg, wj, scratch)
         return out
 
     def _chunks(self, s, sg, cum=None):
@@ -166,9 +170,10 @@ class _TeamRefiner:
         return out
 
     def _team_reach(self, p, rfix, rfree, free_second):
-        """(Z, R*R) team terminal reach (see :func:`_pair_reach`)."""
+        """(Z, R*R) team terminal reach (see :func:`_pair_reach`) from both members' reach
+        (K, Z, R) at the terminals."""
         out = np.empty((self.Z, self.R * self.R))
-        _pair_reach(p, rfix, rfree, self.tree.terminals, free_second, out)
+        _pair_reach(p, rfix, rfree, self._terminals_in_order, free_second, out)
         return out
 
     def _exact_team_reach(self, p, rfix, s, sg, free_second, cum=None) -> np.ndarray:
@@ -231,7 +236,7 @@ class _TeamRefiner:
         dt = np.float32 if self.sig[free].nbytes > BIG_ITERATES else np.float64
         live = np.empty((self.K, t.num_nodes), np.bool_)  # nodes the fixed member reaches
         rf = self._terminal_reach(fixed, self.sig[fixed], live, dt)
-        r = np.empty((self.K, t.num_nodes, self.R), dt)  # the free member's reach
+        r = np.empty((self.K, self.Z, self.R), dt)  # the free member's terminal reach
         root = np.empty((self.K, self.R), dt)
         sg = self.sig[free].astype(dt)
         reg = np.zeros_like(sg)
@@ -240,14 +245,13 @@ class _TeamRefiner:
         regp = np.zeros(self.K)
         cump = np.zeros(self.K)
         cv = np.empty((self.K, self.Z, self.R), np.float32)
-        sw = sweep(t)
-        id_of = self.tabs[free].id_of
+        frontier = member_frontier(t, free)
 
         def team_reach(rfree, weights=None):
             q = pp if weights is None else weights
             return self._team_reach(q, rf, rfree, free_k == 1)
 
-        TA = team_reach(self._reach(free, sg, r))
+        TA = team_reach(self._free_reach(free, sg, r))
 
         def member_values():
             """``cv``: the free member's terminal values against the other team's current
@@ -258,12 +262,9 @@ class _TeamRefiner:
         def member_pass(strategy, pos_f, neg_f):
             """The free member's regret pass on ``reg`` (root values into ``root``) from
             ``cv``; its node values go to a scratch of numba's current threads."""
-            scratch = member_scratch(t.num_nodes, self.R, dt)
+            scratch = member_scratch(len(frontier.own), self.R, dt)
             with _one_signal_at_a_time():
-                _member_pass(
-                    t.kind, t.children, t.actor, free, id_of, sw.term_index, cv, strategy, reg,
-                    scratch, root, pos_f, neg_f, live,
-                )  # fmt: skip
+                _member_pass(*frontier.arrays, cv, strategy, reg, scratch, root, pos_f, neg_f, live)
 
         if warm > 0:
             # regrets proportional to the current strategy make it the first iterate; their
@@ -333,7 +334,7 @@ class _TeamRefiner:
             vals = root.sum(axis=1, dtype=np.float64)
             regp = regp + vals - pp @ vals
             regp *= np.where(regp > 0, pos_f, neg_f)
-            self._reach(free, sg, r, cum, w * pp)
+            self._free_reach(free, sg, r, cum, w * pp)
             cump += w * pp
             if not self.fixed_weights:
                 q = np.maximum(regp, 0.0)
