@@ -16,9 +16,9 @@ refiner's kernels and the passes it calls are timed by wrapping their names in i
 the two blocks:
 
 * ``member pass``: the free member's regret pass (``_member_pass``);
-* ``member reach``: the members' reach (``_member_reach_terminals``, the free member's at the
-  terminals; ``_member_reach``, at every node: the fixed member's at a block's start and the
-  checks' chunked float64 reach);
+* ``member reach``: the free member's reach at the terminals (``_member_reach_terminals``);
+* ``reach, every node``: a member's reach at every node (``_member_reach``): the fixed
+  member's at a block's start and the checks' chunked float64 reach of the free member;
 * ``member values``: the free member's terminal values (``_member_values``);
 * ``pair reach``: the team's terminal reach (``_pair_reach``);
 * ``other cfr_update`` / ``other flows``: the other team's regret pass and flow on its DAG, and
@@ -84,8 +84,8 @@ SETTLE = 10
 #: the parts timed, by the name the refiner's module calls them
 PARTS = {
     "_member_pass": "member pass",
-    "_member_reach": "member reach",
     "_member_reach_terminals": "member reach",
+    "_member_reach": "reach, every node",
     "_member_values": "member values",
     "_pair_reach": "pair reach",
     "cfr_update": "other cfr_update",
@@ -282,7 +282,8 @@ def report(threads: int, seconds: float, parts: dict, moved: dict, triad: float)
     """Print one thread count's seconds per iteration, its parts and their traffic against
     the triad's ``triad`` GB/s."""
     names_ = list(dict.fromkeys(PARTS.values()))  # in order, once each
-    order = names_[:6] + ["weights"] + names_[6:]
+    cut = names_.index("other flows") + 1
+    order = names_[:cut] + ["weights"] + names_[cut:]
     rest = seconds - sum(parts.get(p, 0.0) for p in order)
     print(
         f" {threads} thread{'s' if threads > 1 else ''}: {seconds:.4f} s per iteration "
