@@ -18,11 +18,10 @@ What, per thread count (``numba.set_num_threads``), each from the same DCFR stat
   runs it on the team's DAG: the weights ``W`` (:meth:`~teamleduc.dag.DagGame.weights`), the
   max DP (:func:`~teamleduc.dag.max_dp_levels`) and the argmax walk
   (:func:`~teamleduc.dag.extract_pure`), team B against team A's current DCFR reach;
-* one refinement iteration, in part: the refiner's loop and its per-member kernels are
-  private to :mod:`teamleduc.solver.team_refinement` (no public entry point runs one
-  iteration), so only its other-team part is measured here: that team's ``cfr_update`` and its
-  ``flows`` (no average), and the refined team's weights ``W``. The whole iteration, part by
-  part, is ``python -m benchmarks refinement``.
+* one refinement iteration's other-team part: that team's ``cfr_update`` and its ``flows``
+  (no average), and the refined team's weights ``W``, from this state. The whole iteration,
+  part by part with each part's traffic against a triad of its own run (the per-member
+  kernels included), is ``python -m benchmarks refinement``, which drives the refiner.
 
 Traffic model: every array a pass touches counts once at its full size as read if the kernel
 reads it and once more as written if it writes it (a read-modify-write counts twice), like
@@ -645,8 +644,8 @@ def preset_roofline(preset: str, threads: list[int], repeats: int, triad_n: int,
         report("exact team best response", passes, time_passes(passes, repeats), triad, verbose)
         passes = refinement_passes(state)
         report(
-            "refinement iteration, other-team part only (the refiner's per-member passes "
-            "have no public entry point)",
+            "refinement iteration, other-team part (the whole iteration: python -m "
+            "benchmarks refinement)",
             passes,
             time_passes(passes, repeats),
             triad,
