@@ -797,6 +797,16 @@ def _member_pass_every_node(
                     Vj[h, x] = s
 
 
+def _free_member(preset: str, team: int) -> tuple:
+    """(game, tree, tables, seat, information sets, ranks) of the member of ``team`` that
+    these tests refine: team A's second, team B's first."""
+    game = dag_game(get_config(preset))
+    t = game.tree
+    tabs = infoset_tables(t)
+    seat = game.dags[team].seats[1 - team]
+    return game, t, tabs, seat, tabs[seat].size, game.config.num_ranks
+
+
 def _fixed_member_live(game, t, tabs, K, rng):
     """(K, N) nodes a random sparse fixed member of team B reaches: closed under
     descendants, as the refiner's."""
@@ -820,12 +830,8 @@ def test_member_pass_agrees_with_the_pass_over_every_node(preset, dtype):
     two ranks (the general loop) and three (the loop written out), with nodes the fixed
     member never reaches skipped and ``cv`` +0 at its unreached terminals, as in the
     refiner."""
-    game = dag_game(get_config(preset))
-    t = game.tree
-    tabs = infoset_tables(t)
-    seat = game.dags[1].seats[0]
-    n, R, K = tabs[seat].size, game.config.num_ranks, 5
-    rng = np.random.default_rng(11)
+    game, t, tabs, seat, n, R = _free_member(preset, 1)
+    K, rng = 5, np.random.default_rng(11)
     closed = _fixed_member_live(game, t, tabs, K, rng)
     sw = sweep(t)
     cv = rng.normal(size=(K, len(t.terminals), R)) * closed[:, t.terminals, None]
@@ -854,12 +860,8 @@ def test_member_reach_at_the_terminals_has_the_bits_of_the_reach_at_every_node(p
     """The free member's reach walked over its own nodes and their frontiers is, at the
     terminals and in the reach-weighted strategy it adds up, the reach at every node, bit
     for bit: the same products along each path."""
-    game = dag_game(get_config(preset))
-    t = game.tree
-    tabs = infoset_tables(t)
-    seat = game.dags[0].seats[1]
-    n, R, K = tabs[seat].size, game.config.num_ranks, 4
-    rng = np.random.default_rng(7)
+    _, t, tabs, seat, n, R = _free_member(preset, 0)
+    K, rng = 4, np.random.default_rng(7)
     sigma = rng.dirichlet(np.ones(3), size=(K, n)).astype(dtype)
     sigma[sigma < 0.2] = 0.0  # some actions never taken: reaches of 0
     wj = rng.random(K)

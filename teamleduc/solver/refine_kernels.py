@@ -67,7 +67,7 @@ def _member_pass(
     0). The refiner's ``live`` is closed under descendants and ``cv`` is +0 at the terminals
     it does not reach (the fixed member's reach there is 0), so every skipped value is the
     0 the sums would give. Against the walk over every node that this replaced (release
-    0.4.12), the sums are grouped otherwise: the same values to rounding, 1.9-2.1 times as
+    0.4.12), the sums are grouped otherwise: the same values to rounding, 2.2-2.3 times as
     fast on team-leduc (docs/history/solver.md). Three ranks (both big presets) take a loop
     written out for them, with the same sums in the same order."""
     M = own.shape[0]
