@@ -77,7 +77,7 @@ def _progress_line(m) -> str:
     "(kept only if its exact gap is smaller); 0 = off; auto = half of the time "
     "left after building the DAGs when that is at least 1 s and enough for "
     "about 40 refinement iterations per team (small-team-leduc from 2.5 s, "
-    "team-leduc-2025 from 20 s, team-leduc from about 4 minutes; smaller games "
+    "team-leduc-2025 from 16 s, team-leduc from about 3 minutes 20 s; smaller games "
     "are solved exactly without it), else off, and then also the seconds the "
     "export and the finish leave unused; "
     "skipped when --target-gap is met first",

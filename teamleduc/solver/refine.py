@@ -51,8 +51,10 @@ AUTO_MIN_SECONDS = 1.0
 #: ... on games whose DAGs have at least this many rows (below, the LP export is exact)
 AUTO_MIN_ROWS = 50_000
 #: seconds per (signal x public node) and per opponent DAG row of one refinement iteration,
-#: on the reference machine of the cost model (:func:`iteration_seconds`)
-_SECONDS_PER_SIGNAL_NODE, _SECONDS_PER_ROW = 2.4e-8, 1.8e-8
+#: on the reference machine of the cost model (:func:`iteration_seconds`); the first was
+#: 2.4e-8 until the free member's kernels walked its own nodes only (release 0.4.13: their
+#: part of an iteration 0.72 times as long on team-leduc, docs/history/solver.md)
+_SECONDS_PER_SIGNAL_NODE, _SECONDS_PER_ROW = 1.7e-8, 1.8e-8
 #: seconds per DCFR iteration and DAG row on that reference machine: a run's own DCFR speed
 #: against it scales the cost model (:func:`refined_team_signals`)
 _DCFR_SECONDS_PER_ROW = 3.6e-8
