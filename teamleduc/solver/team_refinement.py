@@ -25,9 +25,10 @@ What (block-coordinate ascent, per team, alternating members):
 A refined team mixture replaces the given one only if its exact bound is better. Fixed
 weights, when asked for, are returned bit for bit.
 
-The per-member passes are numba kernels over the public tree (:mod:`.refine_kernels`), one
-signal per thread, arrays signal-major (K, nodes, ranks), skipping the nodes the fixed member
-never reaches in that signal; the other team's updates reuse :func:`teamleduc.dag.cfr_update`.
+The per-member passes are numba kernels (:mod:`.refine_kernels`), one signal per thread,
+arrays signal-major (K, ..., ranks); the free member's walk its own decision nodes and their
+frontiers (:mod:`.member_frontier`), skipping the own nodes the fixed member never reaches in
+that signal; the other team's updates reuse :func:`teamleduc.dag.cfr_update`.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ class _TeamRefiner:
         self.check_seconds = 0.0  # seconds of the last exact check (the next block's margin)
 
     def _reach(self, s, sg, out):
-        """Member ``s``'s reach ``out`` (k, N, R) at every node of its strategies ``sg``."""
+        """Member ``s``'s reach ``out`` (k, N, R) at every node of its k strategies ``sg``."""
         t = self.tree
         with _one_signal_at_a_time():
             _member_reach(
@@ -227,10 +228,11 @@ class _TeamRefiner:
         # the fixed member's reach is computed in float64 a few signals at a time and kept in
         # the iterates' type (on big games the block's checks then choose among averages with
         # float32 reaches; the kept mixture's bound is measured exactly all the same, by
-        # guaranteed_value); the free member's node values live in a (threads, N + 1, R)
-        # scratch of the regret pass (its root values in ``root``). On big games the free
-        # member's iterates (strategy, regrets, cumulative strategy), values and reach are
-        # float32 (team-leduc, K = 100: 1.1 GB instead of 2.7 GB; the iterates are
+        # guaranteed_value); the free member's values at its own nodes live in a (threads,
+        # M, R) scratch of the regret pass (its root values in ``root``) and its reach is
+        # kept at the terminals only. On big games the free member's iterates (strategy,
+        # regrets, cumulative strategy), values and reach are float32 (team-leduc, K = 100:
+        # 0.83 GB of iterates and terminal reach instead of 1.66 GB; the iterates are
         # rounded to 2**-24 relative, far below such a game's gap); small games keep float64,
         # so that they reach exact equilibria
         dt = np.float32 if self.sig[free].nbytes > BIG_ITERATES else np.float64
@@ -261,7 +263,7 @@ class _TeamRefiner:
 
         def member_pass(strategy, pos_f, neg_f):
             """The free member's regret pass on ``reg`` (root values into ``root``) from
-            ``cv``; its node values go to a scratch of numba's current threads."""
+            ``cv``; its own nodes' values go to a scratch of numba's current threads."""
             scratch = member_scratch(len(frontier.own), self.R, dt)
             with _one_signal_at_a_time():
                 _member_pass(*frontier.arrays, cv, strategy, reg, scratch, root, pos_f, neg_f, live)
