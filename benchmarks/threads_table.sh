@@ -2,10 +2,11 @@
 # The thread table of issue 33, for a machine with many cores (run once on a 16-core machine
 # through the device tool; CI never runs it): the roofline of the solver's iteration at 2, 4,
 # 8 and 16 threads on team-leduc-2025 and team-leduc (the passes' splits of the levels
-# against equal node counts included), then team-leduc-2025 solved for 60 s with 16 and with
-# 2 threads and team-leduc for 150 s with 16, and the DCFR iteration under three settings of
-# OpenMP's spin count (GOMP_SPINCOUNT). Every output goes under OUTDIR (log.txt,
-# roofline.txt, one solve report per run).
+# against equal node counts included) and of the refinement's iteration (its parts and their
+# traffic), then team-leduc-2025 solved for 60 s with 16 and with 2 threads and team-leduc for
+# 150 s with 16, and the DCFR iteration under three settings of OpenMP's spin count
+# (GOMP_SPINCOUNT). Every output goes under OUTDIR (log.txt, roofline.txt, refinement.txt,
+# one solve report per run).
 #
 #   bash benchmarks/threads_table.sh OUTDIR      # PY=python3 by default
 set -uo pipefail
@@ -30,6 +31,12 @@ t0=$SECONDS
 TEAMLEDUC_BENCH_THREADS=2,4,8,16 TEAMLEDUC_BENCH_REPEATS=3 "$py" -m benchmarks roofline 2>&1 |
     tee "$out/roofline.txt"
 echo "roofline: $((SECONDS - t0)) s" | tee -a "$log"
+
+# the refinement's iteration part by part, with its traffic, at the same thread counts
+t0=$SECONDS
+TEAMLEDUC_BENCH_THREADS=2,4,8,16 TEAMLEDUC_BENCH_ITERS=11 "$py" -m benchmarks refinement 2>&1 |
+    tee "$out/refinement.txt"
+echo "refinement: $((SECONDS - t0)) s" | tee -a "$log"
 
 # preset:seconds:threads of each solve (SOLVES overrides)
 for run in ${SOLVES:-team-leduc-2025:60:16 team-leduc-2025:60:2 team-leduc:150:16}; do
