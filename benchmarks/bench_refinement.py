@@ -125,11 +125,10 @@ def _member_pass_arrays(
     return walked, [*_r(cv=cv), live_read, *_rw(sigma=sigma, reg=reg), *_w(root=root)]
 
 
-def _member_reach_arrays(parent, action, kind, actor, seat, id_of, sigma, out, cum, wj):
+def _member_reach_arrays(parent, action, kind, actor, seat, id_of, sigma, out):
     """(walked once per signal, the others) of :func:`_member_reach` (every node)."""
     walked = _r(parent=parent, action=action, kind=kind, actor=actor, id_of=id_of)
-    rest = [*_r(sigma=sigma), *_w(out=out), *(_rw(cum=cum) if wj.size else [])]
-    return walked, rest
+    return walked, [*_r(sigma=sigma), *_w(out=out)]
 
 
 def _member_reach_terminals_arrays(own, legal, tptr, tz, optr, om, sigma, out, cum, wj, scratch):

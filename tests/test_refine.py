@@ -96,23 +96,19 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
     K, R = 4, game.config.num_ranks
     sigma = rng.dirichlet(np.ones(3), size=(K, n))
     reach = np.empty((K, t.num_nodes, R))
-    cum = np.zeros_like(sigma)
-    _member_reach(
-        t.parent,
-        t.action,
-        t.kind,
-        t.actor,
-        seat,
-        tabs[seat].id_of,
-        sigma,
-        reach,
-        cum,
-        np.full(K, 0.5),
-    )
+    _member_reach(t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, reach)
     Z = len(t.terminals)
     cv = rng.normal(size=(K, Z, R))
     f = member_frontier(t, seat)
     M = len(f.own)
+
+    def terminal_reach(sg, wj):
+        """The free member's terminal reach and reach-weighted strategy of ``sg``."""
+        out, cum = np.empty((len(sg), Z, R)), np.zeros_like(sg)
+        _member_reach_terminals(*f.arrays, sg, out, cum, wj, member_scratch(M, R, np.float64))
+        return out, cum
+
+    at_terminals, cum = terminal_reach(sigma, np.full(K, 0.5))
     sig_all, reg_all = sigma.copy(), np.zeros_like(sigma)
     root_all = np.empty((K, R))
     live = np.ones((K, t.num_nodes), dtype=bool)
@@ -122,20 +118,11 @@ def test_member_reach_and_pass_agree_per_signal(averaged):
     )  # fmt: skip
     for j in range(K):
         one = np.empty((1, t.num_nodes, R))
-        c1 = np.zeros((1, n, 3))
-        _member_reach(
-            t.parent,
-            t.action,
-            t.kind,
-            t.actor,
-            seat,
-            tabs[seat].id_of,
-            sigma[j : j + 1].copy(),
-            one,
-            c1,
-            np.array([0.5]),
-        )
+        sg1 = sigma[j : j + 1].copy()
+        _member_reach(t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sg1, one)
+        a1, c1 = terminal_reach(sg1, np.array([0.5]))
         np.testing.assert_allclose(reach[j], one[0], rtol=1e-12)
+        np.testing.assert_allclose(at_terminals[j], a1[0], rtol=1e-12)
         np.testing.assert_allclose(cum[j], c1[0], rtol=1e-12)
         s1, g1, root1 = sigma[j : j + 1].copy(), np.zeros((1, n, 3)), np.empty((1, R))
         _member_pass(
@@ -162,18 +149,7 @@ def test_member_pass_skips_what_the_fixed_member_never_reaches(averaged):
     fsig[fsig < 0.3] = 0.0  # the fixed member never takes some actions
     fsig /= fsig.sum(axis=2, keepdims=True)
     reach = np.empty((K, t.num_nodes, R))
-    _member_reach(
-        t.parent,
-        t.action,
-        t.kind,
-        t.actor,
-        fixed,
-        tabs[fixed].id_of,
-        fsig,
-        reach,
-        fsig,
-        np.zeros(0),
-    )
+    _member_reach(t.parent, t.action, t.kind, t.actor, fixed, tabs[fixed].id_of, fsig, reach)
     live = reach.max(axis=2) > 0
     assert 0 < live.mean() < 1
     cv = rng.normal(size=(K, len(t.terminals), R)) * live[:, t.terminals, None]
@@ -565,11 +541,8 @@ def test_one_signal_at_a_time_gives_the_same_bits(averaged):
     M = len(f.own)
 
     def run():
-        reach, cum = np.empty((K, t.num_nodes, R)), np.zeros_like(sigma)
-        _member_reach(
-            t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, reach, cum,
-            np.full(K, 0.25),
-        )  # fmt: skip
+        reach = np.empty((K, t.num_nodes, R))
+        _member_reach(t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, reach)
         at_terminals, cum2 = np.empty((K, len(t.terminals), R)), np.zeros_like(sigma)
         _member_reach_terminals(
             *f.arrays, sigma, at_terminals, cum2, np.full(K, 0.25),
@@ -577,7 +550,7 @@ def test_one_signal_at_a_time_gives_the_same_bits(averaged):
         )  # fmt: skip
         s, reg, root = sigma.copy(), np.zeros_like(sigma), np.empty((K, R))
         _member_pass(*f.arrays, cv, s, reg, member_scratch(M, R, np.float64), root, 0.8, 0.5, live)
-        return [a.tobytes() for a in (reach, cum, at_terminals, cum2, s, reg, root)]
+        return [a.tobytes() for a in (reach, at_terminals, cum2, s, reg, root)]
 
     shares = run()
     with _one_signal_at_a_time():
@@ -816,9 +789,7 @@ def _fixed_member_live(game, t, tabs, K, rng):
     fs[fs < 0.3] = 0.0
     fs /= fs.sum(axis=2, keepdims=True)
     reach = np.empty((K, t.num_nodes, game.config.num_ranks))
-    _member_reach(
-        t.parent, t.action, t.kind, t.actor, fixed, tabs[fixed].id_of, fs, reach, fs, np.zeros(0)
-    )
+    _member_reach(t.parent, t.action, t.kind, t.actor, fixed, tabs[fixed].id_of, fs, reach)
     return reach.max(axis=2) > 0
 
 
@@ -859,17 +830,21 @@ def test_member_pass_agrees_with_the_pass_over_every_node(preset, dtype):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_member_reach_at_the_terminals_has_the_bits_of_the_reach_at_every_node(preset, dtype):
     """The free member's reach walked over its own nodes and their frontiers is, at the
-    terminals and in the reach-weighted strategy it adds up, the reach at every node, bit
-    for bit: the same products along each path."""
+    terminals, the reach at every node, bit for bit (the same products along each path), and
+    the reach-weighted strategy it adds up is ``cum + (w x reach) x sigma`` at every legal
+    action of each information set, rounded once into ``cum``'s type (numpy, from the reach
+    at every node)."""
     _, t, tabs, seat, n, R = _free_member(preset, 0)
     K, rng = 4, np.random.default_rng(7)
     sigma = rng.dirichlet(np.ones(3), size=(K, n)).astype(dtype)
     sigma[sigma < 0.2] = 0.0  # some actions never taken: reaches of 0
     wj = rng.random(K)
-    every, cum = np.empty((K, t.num_nodes, R), dtype), np.full_like(sigma, 0.5)
-    _member_reach(
-        t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, every, cum, wj
-    )
+    every = np.empty((K, t.num_nodes, R), dtype)
+    _member_reach(t.parent, t.action, t.kind, t.actor, seat, tabs[seat].id_of, sigma, every)
+    table = tabs[seat]
+    at_set = every[:, table.node, table.rank].astype(np.float64)  # (K, n): reach of each set
+    added = (wj[:, None, None] * at_set[:, :, None]) * sigma.astype(np.float64)
+    cum = np.where(table.legal, 0.5 + added, 0.5).astype(dtype)
     f = member_frontier(t, seat)
     at_terminals, cum2 = np.empty((K, len(t.terminals), R), dtype), np.full_like(sigma, 0.5)
     scratch = member_scratch(len(f.own), R, dtype)

@@ -135,7 +135,7 @@ def _member_reach_terminals(own, legal, tptr, tz, optr, om, sigma, out, cum, wj,
     (K, M R, 3), walking its own nodes and their frontiers (``own`` ... ``om``, as
     :func:`_member_pass`); adds ``wj[j]`` x reach-weighted sigma to ``cum`` when ``wj`` is
     non-empty. The products are those of :func:`_member_reach` along each path, so the same
-    bits at the terminals and in ``cum`` (an own node's reach lives in the running thread's
+    bits at the terminals (an own node's reach lives in the running thread's
     ``scratch`` (threads, M, R)); about 1.6 times as fast on team-leduc, and (K, Z, R)
     instead of (K, N, R). Signals in parallel."""
     M = own.shape[0]
@@ -187,13 +187,12 @@ def _member_reach_terminals(own, legal, tptr, tz, optr, om, sigma, out, cum, wj,
 
 
 @njit(cache=True, parallel=True)
-def _member_reach(parent, action, kind, actor, seat, id_of, sigma, out, cum, wj):
-    """Reach (K, N, R) of one member's per-signal strategies; adds ``wj[j]`` x reach-weighted
-    sigma to ``cum`` when ``wj`` is non-empty. Signals in parallel."""
+def _member_reach(parent, action, kind, actor, seat, id_of, sigma, out):
+    """Reach (K, N, R) at every node of one member's per-signal strategies (the fixed
+    member's at a block's start, the exact checks' float64 reach). Signals in parallel."""
     K, N, R = out.shape
-    acc = wj.shape[0] > 0
     for j in prange(K):
-        oj, sj, cj = out[j], sigma[j], cum[j]
+        oj, sj = out[j], sigma[j]
         for x in range(R):
             oj[0, x] = 1.0
         for h in range(1, N):
@@ -203,10 +202,7 @@ def _member_reach(parent, action, kind, actor, seat, id_of, sigma, out, cum, wj)
             if kind[p] == 0 and actor[p] == seat:
                 a = _u(action[h])
                 for x in range(R):
-                    i = _u(id_of[p, x])
-                    oh[x] = op[x] * sj[i, a]
-                    if acc:
-                        cj[i, a] += wj[j] * op[x] * sj[i, a]
+                    oh[x] = op[x] * sj[_u(id_of[p, x]), a]
             else:
                 for x in range(R):
                     oh[x] = op[x]

@@ -126,9 +126,7 @@ class _TeamRefiner:
         """Member ``s``'s reach ``out`` (k, N, R) at every node of its k strategies ``sg``."""
         t = self.tree
         with _one_signal_at_a_time():
-            _member_reach(
-                t.parent, t.action, t.kind, t.actor, s, self.tabs[s].id_of, sg, out, sg, _NONE
-            )
+            _member_reach(t.parent, t.action, t.kind, t.actor, s, self.tabs[s].id_of, sg, out)
         return out
 
     def _free_reach(self, s, sg, out, cum=_NONE, wj=_NONE):
