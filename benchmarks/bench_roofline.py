@@ -122,7 +122,7 @@ def triad_gbs(n: int, repeats: int) -> tuple[float, float]:
 GROUPS = {
     "float32 rows": {"reg", "sigma", "cum"},
     "float64 values/flows": {"V", "F", "V level a", "V level b"},
-    "payoffs and reaches": {"C", "W", "reach other", "reach out"},
+    "payoffs and reaches": {"C", "C index", "W", "reach other", "reach out"},
 }
 
 
@@ -211,7 +211,7 @@ def cfr_arrays(
             "cx_ptr cx_idx",
         ),
         *_reads("tree", dag.tree, "terminals"),
-        Access("C", game.C.nbytes),
+        *_payoff_reads(game),
         Access("reach other", reach_other.nbytes),
         _rw("V", V),
         _rw("reg", reg),
@@ -241,14 +241,20 @@ def flow_arrays(dag: TeamDag, sigma, F: np.ndarray, cum=None) -> list[Access]:
     ]
 
 
+def _payoff_reads(game: DagGame) -> list[Access]:
+    """The payoffs ``C``: their table of distinct matrices read once (it stays in cache) and
+    every terminal's row of it."""
+    return [Access("C", game.C_table.nbytes), Access("C index", game.C_index.nbytes)]
+
+
 def weights_arrays(game: DagGame, team: int, reach_other: np.ndarray) -> list[Access]:
     """The arrays :meth:`teamleduc.dag.DagGame.weights` touches: ``C``, the other team's
     reach, the team's ``W`` written."""
-    Z = game.C.shape[0]
+    Z = len(game.C_index)
     return [
-        Access("C", game.C.nbytes),
+        *_payoff_reads(game),
         Access("reach other", reach_other.nbytes),
-        Access("W", Z * game.C.shape[1 + team] * 8, False, True),
+        Access("W", Z * game.C_table.shape[1 + team] * 8, False, True),
     ]
 
 

@@ -157,7 +157,8 @@ def chance_utility(tree: PublicTree, seats) -> np.ndarray:
 
     Row z belongs to ``tree.terminals[z]``. Utility = chips received - chips put in. Expanded
     from :func:`payoff_groups` as ``(share * pot - paid) * weight`` (162 MB for team-leduc:
-    the evaluators never build it; the solver and the tests' references do).
+    the evaluators and the solver never build it, the tests' references and the two-player
+    LP do).
     """
     g = payoff_groups(tree, tuple(int(s) for s in seats))
     return _expand(g.key, g.pot, g.paid, g.share, g.weight)
@@ -187,12 +188,11 @@ def utilities_at(tree: PublicTree, node: int, cards, community: int = -1) -> np.
     return winners / winners.sum() * contrib.sum() - contrib
 
 
-@functools.lru_cache(maxsize=4)
-def chance_utility_cached(tree: PublicTree, seats: tuple[int, ...]) -> np.ndarray:
-    """:func:`chance_utility`, cached per (tree, seats) and read-only (it is large for team-leduc)."""
-    out = chance_utility(tree, seats)
-    out.setflags(write=False)
-    return out
+def chance_utility_rows(groups: PayoffGroups, z: np.ndarray) -> np.ndarray:
+    """(len(z), D) the rows ``z`` of :func:`chance_utility` from its ``groups``: the same
+    formula on the same numbers, so the same bits, without the other rows."""
+    z = np.asarray(z, dtype=np.int64)
+    return _expand(groups.key[z], groups.pot[z], groups.paid[z], groups.share, groups.weight)
 
 
 def _warmup() -> None:

@@ -79,7 +79,8 @@ def test_dcfr_passes_count_the_arrays_they_touch(state):
         cfr = (
             _index_bytes(n)
             + n["N"] * n["B"]  # possible, bool
-            + n["Z"] * n["X"] * o["X"] * 8  # C
+            + game.C_table.nbytes  # the payoffs' distinct matrices, read once
+            + n["Z"] * 4  # and each terminal's entry of them, int32
             + n["Z"] * o["X"] * 8  # the other team's reach
             + 2 * values  # V written, read by the parents
             + 2 * rows  # regrets read and rewritten
@@ -107,7 +108,8 @@ def test_best_response_and_refinement_count_their_arrays(state):
     game = state.game
     n, o = _dims(game, 1), _dims(game, 0)
     weights, max_dp, walk = roof.best_response_passes(state, team=1)
-    assert weights.bytes == n["Z"] * n["X"] * o["X"] * 8 + n["Z"] * o["X"] * 8 + n["Z"] * n["X"] * 8
+    payoffs = game.C_table.nbytes + n["Z"] * 4  # the distinct matrices and each terminal's entry
+    assert weights.bytes == payoffs + n["Z"] * o["X"] * 8 + n["Z"] * n["X"] * 8
     sw = roof.sweep(game.tree)
     level = (sw.width + 1) * (n["B"] + 1) * 8
     team_nodes = int(np.count_nonzero(game.dags[1].member >= 0))
@@ -141,6 +143,7 @@ def test_arrays_fall_in_their_groups():
     assert roof.Access("reg", 4).group == "float32 rows"
     assert roof.Access("F", 8).group == "float64 values/flows"
     assert roof.Access("C", 8).group == "payoffs and reaches"
+    assert roof.Access("C index", 4).group == "payoffs and reaches"
     assert roof.Access("dag.row0", 8).group == "index and other"
 
 

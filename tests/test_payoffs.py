@@ -205,3 +205,48 @@ def test_chance_utility_is_zero_sum(preset, sides):
     if len(sides[0]) == 2:
         one = chance_utility(tree, (0,)) + chance_utility(tree, (2,))
         np.testing.assert_allclose(one, a, atol=1e-15)
+
+
+def _dense_payoffs(game):
+    """The whole (Z, XA, XB) chance-payoff tensor of a two-team game, team A's ranks first."""
+    config, tree = game.config, game.tree
+    a, b = (tuple(sorted(t)) for t in config.teams)
+    R, S, Z = config.num_ranks, config.num_seats, len(tree.terminals)
+    cu = chance_utility(tree, a).reshape((Z,) + (R,) * S)
+    cu = cu.transpose([0] + [1 + s for s in a] + [1 + s for s in b])
+    return np.ascontiguousarray(cu).reshape(Z, R ** len(a), R ** len(b))
+
+
+@pytest.mark.parametrize(
+    "preset", ["leduc", "tiny-team", "tiny-team-3p", "tiny-team-leduc", "small-team-leduc"]
+)
+def test_the_solver_payoff_table_holds_every_terminal_bit_for_bit(preset):
+    from teamleduc.dag import dag_game
+
+    game = dag_game(get_config(preset))
+    dense = _dense_payoffs(game)
+    assert game.C_index.shape == (len(game.tree.terminals),)
+    assert np.array_equal(game.payoffs().view(np.uint64), dense.view(np.uint64))
+    flat = game.C_table.reshape(len(game.C_table), -1).view(np.uint64)
+    assert len(np.unique(flat, axis=0)) == len(flat) < len(dense)  # each matrix once
+    # numbered in order of first terminal, every entry used
+    firsts = np.unique(game.C_index, return_index=True)[1]
+    assert np.array_equal(np.sort(firsts), firsts) and len(firsts) == len(flat)
+
+
+@pytest.mark.parametrize("preset", ["tiny-team-leduc", "small-team-leduc"])
+def test_weights_from_the_payoff_table_are_the_sums_over_the_whole_tensor(preset):
+    from teamleduc.dag import dag_game
+
+    game = dag_game(get_config(preset))
+    dense = _dense_payoffs(game)
+    rng = np.random.default_rng(3)
+    Z, XA, XB = dense.shape
+    for team, X_other in ((0, XB), (1, XA)):
+        T = rng.random((Z, X_other)) * (rng.random((Z, 1)) < 0.7)  # some terminals unreached
+        want = (
+            np.einsum("zab,zb->za", dense, T) if team == 0 else -np.einsum("zab,za->zb", dense, T)
+        )
+        np.testing.assert_allclose(game.weights(team, T), want, rtol=1e-12, atol=1e-15)
+        with pytest.raises(ValueError, match="reach_other has shape"):
+            game.weights(team, T[:, :-1])

@@ -104,14 +104,17 @@ def _match_all(member, table, row0, tab_offsets, tab_start, reg, last, predictiv
 
 
 @njit(cache=True, parallel=True)
-def _weights(C, T, team, out):
-    Z, XA, XB = C.shape
-    for z in prange(Z):
+def _weights(C, Ci, T, team, out):
+    """``out`` (Z, X_team): the weights of ``team`` against the other team's reach ``T``, the
+    payoffs of terminal z being ``C[Ci[z]]``."""
+    _, XA, XB = C.shape
+    for z in prange(Ci.shape[0]):
+        Cz = C[_u(Ci[z])]
         if team == 0:
             for a in range(XA):
                 s = 0.0
                 for b in range(XB):
-                    s += C[z, a, b] * T[z, b]
+                    s += Cz[a, b] * T[z, b]
                 out[z, a] = s
         else:
             for b in range(XB):
@@ -120,16 +123,17 @@ def _weights(C, T, team, out):
                 t = T[z, a]
                 if t != 0.0:
                     for b in range(XB):
-                        out[z, b] -= C[z, a, b] * t
+                        out[z, b] -= Cz[a, b] * t
 
 
 @njit(cache=True, inline="always")
-def _leaf(h, z, team, C, T, cx_ptr, cx_idx, V, w, B):
-    """V[h, b] = sum_{x in b} W[z, x], W from the other team's reach T; returns whether any
-    value is non-zero (False at once, values zeroed, where the other team never reaches z)."""
+def _leaf(h, z, team, C, Ci, T, cx_ptr, cx_idx, V, w, B):
+    """V[h, b] = sum_{x in b} W[z, x], W from the other team's reach T and the payoffs
+    ``C[Ci[z]]``; returns whether any value is non-zero (False at once, values zeroed, where
+    the other team never reaches z)."""
     zu = _u(z)
     Tz = T[zu]
-    Cz = C[zu]
+    Cz = C[_u(Ci[zu])]
     XA = Cz.shape[0]
     XB = Cz.shape[1]
     other = Tz.shape[0]
@@ -304,6 +308,7 @@ def _cfr_par(
     terminals,
     team,
     C,
+    Ci,
     T,
     cx_ptr,
     cx_idx,
@@ -321,14 +326,15 @@ def _cfr_par(
     nonzero,
 ):
     """The regret pass: every terminal's values first, in terminal order (one pass streaming
-    the payoffs ``C`` and the other team's reach ``T`` in order: inside the level sweep the
-    same reads came scattered, and cost about a sixth more of the pass), then the other nodes
+    the other team's reach ``T`` in order, each terminal's payoffs ``C[Ci[z]]`` from their
+    small table: inside the level sweep the same reads came scattered, and cost about a sixth
+    more of the pass), then the other nodes
     level by level from the bottom, the shares of each level
     (:func:`.structure.level_shares`) in parallel."""
     nonzero[kind.shape[0]] = False  # the dummy node
     for z in prange(terminals.shape[0]):
         h = terminals[z]
-        nonzero[h] = _leaf(h, z, team, C, T, cx_ptr, cx_idx, V, w[numba.get_thread_id()], B)
+        nonzero[h] = _leaf(h, z, team, C, Ci, T, cx_ptr, cx_idx, V, w[numba.get_thread_id()], B)
     for lev in range(cuts.shape[0] - 1, -1, -1):
         for s in prange(cuts.shape[1] - 1):
             th = numba.get_thread_id()
@@ -375,6 +381,7 @@ def _cfr_ser(
     terminals,
     team,
     C,
+    Ci,
     T,
     cx_ptr,
     cx_idx,
@@ -395,7 +402,7 @@ def _cfr_ser(
     nonzero[kind.shape[0]] = False  # the dummy node
     for z in range(terminals.shape[0]):
         h = terminals[z]
-        nonzero[h] = _leaf(h, z, team, C, T, cx_ptr, cx_idx, V, w[0], B)
+        nonzero[h] = _leaf(h, z, team, C, Ci, T, cx_ptr, cx_idx, V, w[0], B)
     th = 0
     for h in range(kind.shape[0] - 1, -1, -1):
         if kind[h] == 2:
