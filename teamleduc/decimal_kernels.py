@@ -66,12 +66,17 @@ def distinct_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     m = _distinct(rows.view(np.uint64), first, inverse)
     if m < 0:  # rows that collide in the table: sort their bytes
         keys = rows.view(np.dtype((np.void, 24))).ravel()
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        order = np.argsort(first)  # in order of first occurrence, as the table gives them
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        return first[order], rank[inverse.ravel()]
+        return in_order_of_first(*np.unique(keys, return_index=True, return_inverse=True)[1:])
     return first[:m].copy(), inverse
+
+
+def in_order_of_first(first: np.ndarray, inverse: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """numpy's ``(first, inverse)`` of distinct rows (numbered in sorted order) renumbered in
+    order of first occurrence, as :func:`distinct_rows`'s table gives them."""
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return first[order], rank[inverse.ravel()]
 
 
 @njit(cache=True, nogil=True)

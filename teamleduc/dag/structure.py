@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import GameConfig
+from ..decimal_kernels import distinct_rows, in_order_of_first
 from ..infosets import infoset_tables
 from ..payoffs import chance_utility_rows, payoff_groups
 from ..tree import DECISION, TERMINAL, PublicTree, build_tree
@@ -362,10 +363,6 @@ class DagGame:
     def config(self) -> GameConfig:
         return self.tree.config
 
-    def payoffs(self) -> np.ndarray:
-        """The whole (Z, XA, XB) ``C`` (a new array; the kernels read the table)."""
-        return self.C_table[self.C_index]
-
     def weights(self, team: int, reach_other: np.ndarray) -> np.ndarray:
         """(Z, X_team) ``W`` of ``team`` against the other team's reach (Z, X_other)."""
         Z = len(self.C_index)
@@ -409,22 +406,15 @@ def distinct_payoffs(tree: PublicTree, a: tuple, b: tuple) -> tuple[np.ndarray, 
     g = payoff_groups(tree, a)
     R, S = tree.config.num_ranks, tree.config.num_seats
     triple = np.stack([g.key.astype(np.float64), g.pot, g.paid], axis=1)  # exact integers
-    first, index = _unique_in_order(triple)
+    first, index = distinct_rows(triple)
     cu = chance_utility_rows(g, first).reshape((len(first),) + (R,) * S)
     cu = cu.transpose([0] + [1 + s for s in a] + [1 + s for s in b])
     rows = np.ascontiguousarray(cu).reshape(len(first), R ** len(a), R ** len(b))
-    same, merged = _unique_in_order(rows.reshape(len(first), -1).view(np.uint64))
+    bits = rows.reshape(len(first), -1).view(np.uint64)
+    same, merged = in_order_of_first(
+        *np.unique(bits, axis=0, return_index=True, return_inverse=True)[1:]
+    )
     return rows[same], merged[index].astype(np.int32)
-
-
-def _unique_in_order(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(first, index)`` for the distinct rows of ``keys`` (n, k), numbered in order of their
-    first row: ``keys[first[index[i]]]`` equals ``keys[i]``."""
-    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), np.int64)
-    rank[order] = np.arange(len(order))
-    return first[order], rank[inverse.ravel()]
 
 
 @functools.lru_cache(maxsize=8)
