@@ -21,7 +21,9 @@ and team-leduc-2025), ``BENCH_BLOCK_SPLIT_SPLITS`` (default
 ``1x90,2x45,1x120,2x60,1x180,2x90``), ``BENCH_BLOCK_SPLIT_FIXED=1`` keeps the weights fixed
 (the CSV follower; default free, the leader), ``BENCH_BLOCK_SPLIT_WARM`` the blocks' warm
 starts to compare (comma-separated, positive; default the solver's
-:data:`~teamleduc.solver.team_refinement.WARM_ITERS`). About 10 minutes with the defaults on
+:data:`~teamleduc.solver.team_refinement.WARM_ITERS`), ``BENCH_BLOCK_SPLIT_FIRST`` the members
+(0, 1: the team's first or second seat) to free in the first block, each compared (default
+the solver's :data:`~teamleduc.solver.team_refinement.FIRST_FREE` of the team). About 10 minutes with the defaults on
 team-leduc on 2 cores, under a minute on team-leduc-2025.
 """
 
@@ -31,7 +33,7 @@ import time
 
 from teamleduc.solver.export import guaranteed_value
 from teamleduc.solver.regret_algorithm import RegretAlgorithm
-from teamleduc.solver.team_refinement import WARM_ITERS, refine_team
+from teamleduc.solver.team_refinement import FIRST_FREE, WARM_ITERS, refine_team
 
 from .settings import positive_int, positive_list, setting, team_preset
 
@@ -56,6 +58,16 @@ def _teams(raw: str) -> list[int]:
     return teams
 
 
+def _members(raw: str) -> list[int] | None:
+    """``""``: the solver's own first member of each team; else members 0 and/or 1."""
+    if raw == "":
+        return None
+    members = [int(v) for v in raw.split(",")]
+    if any(m not in (0, 1) for m in members):
+        raise ValueError
+    return members
+
+
 def _flag(raw: str) -> bool:
     if raw not in ("0", "1"):
         raise ValueError
@@ -70,6 +82,7 @@ def main() -> None:
     splits = setting("BENCH_BLOCK_SPLIT_SPLITS", "1x90,2x45,1x120,2x60,1x180,2x90", _splits)
     fixed = setting("BENCH_BLOCK_SPLIT_FIXED", "0", _flag)
     warms = setting("BENCH_BLOCK_SPLIT_WARM", f"{WARM_ITERS:g}", positive_list)
+    firsts = setting("BENCH_BLOCK_SPLIT_FIRST", "", _members)
     alg = RegretAlgorithm(config, "dcfr")
     t0 = time.perf_counter()
     alg.rm.iterate(iterations)
@@ -85,27 +98,29 @@ def main() -> None:
         start = guaranteed_value(alg.game, mixture)
         opponent = alg.refine_opponents()[team]
         print(f"team {'AB'[team]}: start {start:+.5f}", flush=True)
-        for warm in warms:
-            for blocks, block_iters in splits:
-                bounds = []
-                t0 = time.perf_counter()
-                bound, _ = refine_team(
-                    alg.game,
-                    mixture,
-                    start,
-                    signals=signals,
-                    time_limit=float("inf"),
-                    blocks=blocks,
-                    block_iters=block_iters,
-                    fixed_weights=fixed,
-                    opponent=opponent,
-                    progress=lambda _team, _block, b: bounds.append(b),
-                    warm=warm,
-                )
-                print(
-                    f"  {blocks} x {block_iters:<4d} warm {warm:<5g} bound {bound:+.5f}   "
-                    "after each block "
-                    + " ".join(f"{b:+.5f}" for b in bounds)
-                    + f"   ({time.perf_counter() - t0:.0f} s)",
-                    flush=True,
-                )
+        for warm, first, (blocks, block_iters) in (
+            (w, f, sp) for w in warms for f in (firsts or [FIRST_FREE[team]]) for sp in splits
+        ):
+            bounds = []
+            t0 = time.perf_counter()
+            bound, _ = refine_team(
+                alg.game,
+                mixture,
+                start,
+                signals=signals,
+                time_limit=float("inf"),
+                blocks=blocks,
+                block_iters=block_iters,
+                fixed_weights=fixed,
+                opponent=opponent,
+                progress=lambda _team, _block, b: bounds.append(b),
+                warm=warm,
+                first=first,
+            )
+            print(
+                f"  {blocks} x {block_iters:<4d} warm {warm:<5g} first {first} bound {bound:+.5f}   "
+                "after each block "
+                + " ".join(f"{b:+.5f}" for b in bounds)
+                + f"   ({time.perf_counter() - t0:.0f} s)",
+                flush=True,
+            )

@@ -11,7 +11,7 @@ import sys as _sys
 # this must be set before the first parallel kernel starts the pool.
 _os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-__version__ = "0.4.14"
+__version__ = "0.4.15"
 
 
 def _quiet_interrupt(signum, frame):  # pragma: no cover - exercised by the interrupt tests

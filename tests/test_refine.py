@@ -240,6 +240,36 @@ def test_refinement_gives_its_warm_start_to_every_block(averaged, monkeypatch):
     assert seen == [3.5, 3.5, 7.0, 7.0, WARM_ITERS]
 
 
+def test_the_first_block_frees_the_teams_first_member(averaged, monkeypatch):
+    """Team A's first block frees seat 1, team B's seat 4 (:data:`FIRST_FREE`), the next the
+    other member; ``first`` overrides it and anything but 0 or 1 is refused. Only the freed
+    member's strategies move in a block."""
+    from teamleduc.solver.team_refinement import FIRST_FREE, TeamRefinement
+
+    assert FIRST_FREE == (0, 1)
+    game, sig = averaged
+    freed = []
+    block = _TeamRefiner.block
+
+    def spy(self, free_k, *args, **kwargs):
+        freed.append(self.seats[free_k])
+        return block(self, free_k, *args, **kwargs)
+
+    monkeypatch.setattr(_TeamRefiner, "block", spy)
+    for team, first, want in ((0, None, [0, 2]), (1, None, [3, 1]), (0, 1, [2, 0])):
+        mix = stratified_mixture(game, team, sig[team], 6)
+        run = TeamRefinement(game, mix, guaranteed_value(game, mix), signals=6, first=first)
+        fixed_before = run.refiner.sig[want[1]]
+        freed.clear()
+        run.step(float("inf"), max_iters=2)
+        assert freed == want[:1]
+        assert run.refiner.sig[want[1]] is fixed_before  # the other member is untouched
+        run.step(float("inf"), max_iters=2)
+        assert freed == want
+    with pytest.raises(ValueError, match="first must be 0 or 1"):
+        TeamRefinement(game, mix, 0.0, signals=6, first=2)
+
+
 @pytest.mark.parametrize("iterates", ["float64", "float32"])
 def test_block_value_is_exact(averaged, iterates, monkeypatch):
     """The value a block reports is the exact guaranteed value of the mixture it keeps. With

@@ -70,6 +70,14 @@ BIG_ITERATES = 64 * 2**20
 WARM_ITERS = 10.0
 #: ... and the signal weights (when free) likewise start from the current weights
 WARM_WEIGHTS = True
+#: the member each team frees in its first block (index into the team's seats): team A's
+#: seat 1, team B's seat 4. On team-leduc a 300 s solve refines one block per team, so this
+#: is the only member it refines. From one start each, counted in iterations (blocks of 160
+#: on team-leduc after 150, 280 and 400 DCFR iterations, 200 on team-leduc-2025 after 300 and
+#: 830), freeing seat 1 first left team A's bound better in all five starts (by 0.0058 to
+#: 0.0084 on team-leduc, 0.0007 and 0.0026 on team-leduc-2025), while for team B seat 4
+#: first was better in three, even in one (0.0003) and worse in one (docs/history/solver.md)
+FIRST_FREE = (0, 1)
 
 
 _NONE = np.zeros(0)
@@ -382,6 +390,7 @@ class TeamRefinement:
         fixed_weights: bool = False,
         opponent=None,
         warm: float = WARM_ITERS,
+        first: int | None = None,
     ):
         team = mixture.team
         tabs = infoset_tables(game.tree)
@@ -407,6 +416,10 @@ class TeamRefinement:
         # next block is twice as long (until a block of either member succeeds)
         self.length = [block_iters, block_iters]
         self.blocks = 0
+        #: the member the first block frees (:data:`FIRST_FREE` unless given)
+        self.first = FIRST_FREE[team] if first is None else first
+        if self.first not in (0, 1):
+            raise ValueError(f"first must be 0 or 1 (a member of the team), got {first!r}")
         self.shortest_step = 0.0  # seconds of the shortest step, measured by the last one
 
     def out_of_time(self, end: float) -> bool:
@@ -426,7 +439,7 @@ class TeamRefinement:
         tr = self.refiner
         if opponent is not None:
             tr.opponent = tuple(a.copy() for a in opponent)
-        free_k = 1 - (self.blocks % 2)
+        free_k = (self.first + self.blocks) % 2
         # a block replaces (never writes into) these arrays: references suffice to undo it
         before = (tr.p, tr.sig[tr.seats[free_k]])
         tr.block(free_k, deadline, max_iters, iters=self.length[free_k], warm=self.warm, stop=stop)
@@ -461,6 +474,7 @@ def refine_team(
     opponent=None,
     stop: Callable[[], bool] | None = None,
     warm: float = WARM_ITERS,
+    first: int | None = None,
 ) -> tuple[float, TeamMixture]:
     """Refine one team's mixture for ``time_limit`` seconds with at most ``signals`` signals.
 
@@ -474,7 +488,8 @@ def refine_team(
     solver's state; it is copied). ``progress(team, block, bound)`` is called after each
     block with the best exact bound so far; ``stop()`` true ends the refinement after the
     current iteration (a block cut short is still measured and kept only if better); ``warm``
-    is the blocks' warm start (:data:`WARM_ITERS`). Returns ``(bound, mixture)``, the input
+    is the blocks' warm start (:data:`WARM_ITERS`); ``first`` the member (0 or 1) the first
+    block frees (:data:`FIRST_FREE`). Returns ``(bound, mixture)``, the input
     unchanged unless a strictly better exactly measured mixture was found."""
     run = TeamRefinement(
         game,
@@ -486,6 +501,7 @@ def refine_team(
         fixed_weights=fixed_weights,
         opponent=opponent,
         warm=warm,
+        first=first,
     )
     end = time.perf_counter() + time_limit
     while blocks is None or run.blocks < blocks:
