@@ -72,11 +72,8 @@ WARM_ITERS = 10.0
 WARM_WEIGHTS = True
 #: the member each team frees in its first block (index into the team's seats): team A's
 #: seat 1, team B's seat 4. On team-leduc a 300 s solve refines one block per team, so this
-#: is the only member it refines. From one start each, counted in iterations (blocks of 160
-#: on team-leduc after 150, 280 and 400 DCFR iterations, 200 on team-leduc-2025 after 300 and
-#: 830), freeing seat 1 first left team A's bound better in all five starts (by 0.0058 to
-#: 0.0084 on team-leduc, 0.0007 and 0.0026 on team-leduc-2025), while for team B seat 4
-#: first was better in three, even in one (0.0003) and worse in one (docs/history/solver.md)
+#: is the only member it refines; chosen from counted runs of ``python -m benchmarks
+#: block_split`` (their figures: docs/history/solver.md, "The member a refinement frees first")
 FIRST_FREE = (0, 1)
 
 
